@@ -1,0 +1,215 @@
+# The course book, from chapters to programs and pages.
+#
+#   chapters/NAME.nw --nwlint--> build/meta/NAME.tsv    (title, roots, labels)
+#                    --notangle + cpif--> build/src/FILE  (plain, with snippet
+#                                                           markers, to read)
+#                                     --> build/lsrc/FILE (#line, to compile)
+#   build/lsrc/PROG.cu --nvcc--> build/bin/PROG
+#   chapters/NAME.nw --markup | nwweave--> build/md/NAME.md --pandoc
+#                    | nwlinks--> build/html/NAME.html
+#   evidence/PROG/*.txt --evmd--> build/md/NAME.run.md  (the transcripts shown
+#                                                       after the code)
+#
+# `make` builds the book, `make check` tests it. README.md says more.
+
+# The book, in reading order. Each name is a file chapters/NAME.nw.
+CHAPTERS := day32-scan device-scan day37-spmv day93-managed
+
+include tools/compile.mk
+
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
+.DELETE_ON_ERROR:
+.SECONDARY:
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.SECONDEXPANSION:
+V ?= 0
+ifeq ($(V),0)
+Q := @
+say = @printf '  %-7s %s\n' $(1) $(2)
+else
+Q :=
+say = @:
+endif
+
+CC ?= cc
+CFLAGS ?= -O2
+TOOL_CFLAGS = -std=c11 -Wall -Wextra -Werror -pedantic $(CFLAGS)
+
+NOWEB_LIB ?= /usr/lib/noweb
+MARKUP := $(NOWEB_LIB)/markup
+PANDOC ?= pandoc
+
+# The external commands, as files: when one is missing its rule installs
+# it (tools/need), and when it is there nothing runs.
+# (Found without a shell, so that a no-op make runs no command at all.)
+which = $(firstword $(wildcard $(if $(findstring /,$(1)),$(1),\
+          $(addsuffix /$(1),$(subst :, ,$(PATH))))))
+NOTANGLE_BIN := $(or $(call which,notangle),/usr/bin/notangle)
+PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/pandoc)
+HAVE_NVCC := $(call which,$(NVCC))
+
+# Chapters on disk and chapters in the book must agree.
+ON_DISK := $(sort $(basename $(notdir $(wildcard chapters/*.nw))))
+MISSING := $(filter-out $(ON_DISK),$(CHAPTERS))
+UNLISTED := $(filter-out $(CHAPTERS),$(ON_DISK))
+ifneq ($(MISSING),)
+$(error chapters/$(firstword $(MISSING)).nw is listed in CHAPTERS but does not exist; write it or remove it from the list)
+endif
+ifneq ($(UNLISTED),)
+$(error chapters/$(firstword $(UNLISTED)).nw is not in CHAPTERS; add it to the list in the Makefile where it belongs in the book)
+endif
+
+B := build
+NWTOOLS := nwlint nwmark nwweave nwlinks nwindex evmd
+$(foreach t,$(NWTOOLS),$(eval $(t) := $(B)/tools/$(t)))
+
+META := $(CHAPTERS:%=$(B)/meta/%.tsv)
+STAMPS := $(CHAPTERS:%=$(B)/stamp/%.tangled)
+PAGES := $(CHAPTERS:%=$(B)/html/%.html)
+
+# Which files and programs each chapter tangles, read from its meta file.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+-include $(CHAPTERS:%=$(B)/deps/%.mk)
+endif
+ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
+PROGRAMS := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
+
+.PHONY: all tangle programs html check clean no-nvcc
+all: tangle html $(if $(HAVE_NVCC),programs,no-nvcc)
+
+tangle: $(STAMPS) $(B)/snippets.tsv
+programs: $(PROGRAMS:%=$(B)/bin/%)
+html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
+      $(ROOTS:%=$(B)/html/src/%)
+
+no-nvcc:
+	@echo "make: $(NVCC) not found: tangled and woven, compiling skipped (install the CUDA Toolkit or set NVCC=)"
+
+# --- Our tools -------------------------------------------------------------
+
+$(B)/tools/%: tools/%.c tools/nwpipe.c tools/nwpipe.h | $(B)/tools
+	$(call say,CC,$@)
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< tools/nwpipe.c && mv -f $@.tmp $@
+
+$(NOTANGLE_BIN):
+	$(Q)tools/need notangle noweb
+$(PANDOC_BIN):
+	$(Q)tools/need $(PANDOC) pandoc
+
+# --- Tangle ----------------------------------------------------------------
+# nwlint checks the chapter and lists its roots and labels. Every root is
+# tangled twice into temporary files: plainly with snippet markers (nwmark),
+# and with #line directives so that nvcc reports errors at chapters/NAME.nw.
+# Only when all of that succeeded does cpif put the files in place, and it
+# keeps a file's timestamp when its text did not change, so a prose edit
+# compiles nothing.
+
+$(B)/stamp/%.tangled: chapters/%.nw $(nwlint) $(nwmark) | $(NOTANGLE_BIN) \
+                      $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc
+	$(call say,TANGLE,$<)
+	$(Q)$(MARKUP) $< | $(nwlint) > $(B)/meta/$*.tsv.tmp
+	$(Q)roots=$$(awk -F'\t' '$$1 == "root" { print $$2 }' $(B)/meta/$*.tsv.tmp); \
+	trap 'rm -f $(B)/meta/$*.tsv.tmp $$tmps' EXIT; tmps=; \
+	for r in $$roots; do \
+	  tmps="$$tmps $(B)/src/$$r.tmp $(B)/lsrc/$$r.tmp"; \
+	  notangle -filter $(nwmark) -R"$$r" $< > $(B)/src/$$r.tmp; \
+	  notangle -L -R"$$r" $< > $(B)/lsrc/$$r.tmp; \
+	done; \
+	for r in $$roots; do \
+	  cpif $(B)/src/$$r < $(B)/src/$$r.tmp; \
+	  cpif $(B)/lsrc/$$r < $(B)/lsrc/$$r.tmp; \
+	done; \
+	cut -f1,2 $(B)/meta/$*.tsv.tmp > $(B)/meta/$*.tsv.new; \
+	cmp -s $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv || \
+	  mv -f $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv; \
+	rm -f $(B)/meta/$*.tsv.new; \
+	mv -f $(B)/meta/$*.tsv.tmp $(B)/meta/$*.lines; \
+	touch $@
+
+# build/meta/NAME.tsv changes only when the chapter's title, roots or labels
+# do; NAME.lines adds the line of each, for messages, and follows every edit.
+$(B)/meta/%.tsv $(B)/meta/%.lines: $(B)/stamp/%.tangled ;
+
+# The roots of a chapter, as make variables and rules.
+$(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
+	$(Q)awk -F'\t' -v ch=$* -v b=$(B) ' \
+	  $$1 == "root" { roots = roots " " $$2; \
+	    if ($$2 ~ /\.cu$$/) { p = $$2; sub(/\.cu$$/, "", p); progs = progs " " p; \
+	      print b "/bin/" p ": " b "/src/" $$2 } \
+	    print b "/src/" $$2 " " b "/lsrc/" $$2 ": " b "/stamp/" ch ".tangled ;" } \
+	  END { print "ROOTS." ch " :=" roots; print "PROGS." ch " :=" progs }' \
+	  $< > $@.tmp && mv -f $@.tmp $@
+
+$(B)/snippets.tsv: $(CHAPTERS:%=$(B)/meta/%.lines) $(addprefix $(B)/src/,$(ROOTS)) \
+                  $(nwindex)
+	$(call say,INDEX,$@)
+	$(Q)$(nwindex) snippets $(B)/src $(CHAPTERS:%=$(B)/meta/%.lines) > $@.tmp
+	$(Q)mv -f $@.tmp $@
+
+# --- Compile ---------------------------------------------------------------
+# tools/compile.mk holds the one compile line; the book prints the same.
+# A program depends on its plain source, whose text changes only when the
+# code does, and compiles the #line copy, whose line numbers also follow
+# prose edits: so a prose edit compiles nothing, and every compile reports
+# errors at the chapter's current lines.
+
+$(B)/bin/%: | $(B)/bin
+	$(call say,NVCC,$*)
+	$(Q)$(call compile-cmd,$*,$@.tmp,$(B)/lsrc/$*.cu) && mv -f $@.tmp $@
+
+# --- Weave -----------------------------------------------------------------
+
+$(B)/md/%.md: chapters/%.nw $(B)/stamp/%.tangled $(nwweave) | $(B)/md
+	$(call say,WEAVE,$<)
+	$(Q)$(MARKUP) $< | $(nwweave) $(B)/md/$*.refs.tmp > $@.tmp
+	$(Q)mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && mv -f $@.tmp $@
+
+$(B)/md/%.refs: $(B)/md/%.md ;
+
+# The programs' compile lines and recorded transcripts, shown after the code.
+$(B)/md/%.run.md: $(B)/deps/%.mk $(evmd) tools/compile.mk \
+                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p/*.txt)) | $(B)/md
+	$(Q)$(evmd) $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
+	  $(wildcard evidence/$(p)/*.txt) --) > $@.tmp && mv -f $@.tmp $@
+
+$(B)/md/%.nav.yaml: $(META) $(nwindex) | $(B)/md
+	$(Q)$(nwindex) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
+
+PANDOC_FLAGS = --from markdown --to html5 --standalone \
+  --template styles/page.html --css book.css --mathml \
+  --highlight-style pygments --shift-heading-level-by=-1
+
+$(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \
+                  $(B)/md/%.refs $(nwlinks) styles/page.html | $(PANDOC_BIN) $(B)/html
+	$(call say,PANDOC,$@)
+	$(Q)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
+	  --metadata-file=$(B)/md/$*.nav.yaml $(B)/md/$*.md $(B)/md/$*.run.md \
+	  | $(nwlinks) $(B)/md/$*.refs > $@.tmp && mv -f $@.tmp $@
+
+$(B)/md/index.md: $(META) $(nwindex) | $(B)/md
+	$(Q)$(nwindex) index $(META) > $@.tmp && mv -f $@.tmp $@
+
+$(B)/html/index.html: $(B)/md/index.md styles/page.html | $(PANDOC_BIN) $(B)/html
+	$(call say,PANDOC,$@)
+	$(Q)$(PANDOC) $(PANDOC_FLAGS) $< > $@.tmp && mv -f $@.tmp $@
+
+$(B)/html/book.css: styles/book.css | $(B)/html
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+
+$(B)/html/src/%: $(B)/src/% | $(B)/html/src
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+
+# --- Check -----------------------------------------------------------------
+
+check: all
+	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' CHAPTERS='$(CHAPTERS)' \
+	  tests/check.sh
+
+clean:
+	rm -rf $(B)
+
+$(B)/tools $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
+$(B)/html $(B)/html/src $(B)/deps:
+	$(Q)mkdir -p $@

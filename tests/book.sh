@@ -1,0 +1,126 @@
+#!/bin/bash
+# The built book: labels, anchors and links on every page, escaping, the
+# #line mapping of compile errors, and the bad inputs through the real build.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+B=${B:-build}
+read -r -a chapters <<<"${CHAPTERS:?}"
+
+# Every published label resolves: to a chunk on its chapter's page, and to
+# marked lines in the tangled file.
+while IFS=$'\t' read -r label chapter file first last url; do
+    [ "$label" = label ] && continue
+    page=$B/html/${url%%#*}
+    if ! grep -q "id=\"$label\"" "$page" 2>/dev/null; then
+        fail "label $label" "no id=\"$label\" on $page"
+    elif ! sed -n "$((first - 1))p" "$B/src/$file" | grep -q "// snippet: $label\$"; then
+        fail "label $label" "$B/src/$file:$((first - 1)) is not its snippet marker"
+    elif [ "$last" -lt "$first" ]; then
+        fail "label $label" "empty line range $first-$last in $file"
+    else
+        pass "label $label ($chapter, $file:$first-$last)"
+    fi
+done <"$B/snippets.tsv"
+
+# The labels lessons already cite, each where the registry says.
+while IFS=$'\t' read -r label chapter _; do
+    case $label in ''|'#'*|label) continue ;; esac
+    if awk -F'\t' -v l="$label" -v c="$chapter" '$1 == l && $2 == c { f = 1 } END { exit !f }' "$B/snippets.tsv"; then
+        pass "registered label $label"
+    else
+        fail "registered label $label" "not defined in chapters/$chapter.nw"
+    fi
+done <chapters/labels.tsv
+
+# Every internal link on every page lands on an id of that page or of the
+# page it names.
+for ch in "${chapters[@]}" index; do
+    page=$B/html/$ch.html
+    bad=$(grep -o 'href="[^"]*"' "$page" | sed 's/^href="//; s/"$//' | sort -u |
+        while read -r href; do
+            case $href in http:*|https:*|mailto:*) echo "external:$href"; continue ;; esac
+            file=${href%%#*}; frag=${href#*#}
+            [ "$file" = "$href" ] && frag=
+            target=$page
+            [ -n "$file" ] && target=$B/html/$file
+            if [ ! -f "$target" ]; then echo "$href"; continue; fi
+            if [ -n "$frag" ] && ! grep -q "id=\"$frag\"" "$target"; then echo "$href"; fi
+        done)
+    if [ -z "$bad" ]; then
+        pass "links on $ch.html"
+    else
+        fail "links on $ch.html" "$(echo "$bad" | head -3 | tr '\n' ' ')"
+    fi
+done
+
+# Code and transcripts are text, never markup; a chunk reference inside code
+# is a link; and a compile error is reported at the chapter's line.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+scratch_book "$tmp/book"
+rm -f "$tmp/book"/chapters/*.nw
+cp tests/fixtures/escape.nw "$tmp/book/chapters/"
+if make -s -C "$tmp/book" CHAPTERS=escape tangle html >"$tmp/log" 2>&1; then
+    page=$tmp/book/build/html/escape.html
+    if grep -q '<script>' "$page"; then
+        fail "code is escaped" "a <script> from a chunk reached escape.html"
+    elif ! grep -q '&lt;/pre&gt;&lt;script&gt;' "$page"; then
+        fail "code is escaped" "the chunk's </pre><script> is not shown as text"
+    else
+        pass "code is escaped"
+    fi
+    if grep -q '<a class="chunk-ref" href="#chunk-print-the-greeting">' "$page"; then
+        pass "chunk reference in code is a link"
+    else
+        fail "chunk reference in code is a link" "no link to #chunk-print-the-greeting"
+    fi
+    if grep -q 'NWREF' "$page"; then
+        fail "placeholders replaced" "NWREF left on the page"
+    else
+        pass "placeholders replaced"
+    fi
+else
+    fail "code is escaped" "building the fixture failed: $(head -2 "$tmp/log")"
+fi
+
+if [ -n "${NVCC:-}" ]; then
+    line=$(grep -n 'THE_ERROR' tests/fixtures/escape.nw | cut -d: -f1)
+    sed "s#// THE_ERROR#int x = undefined_name;#" tests/fixtures/escape.nw >"$tmp/book/chapters/escape.nw"
+    make -s -C "$tmp/book" CHAPTERS=escape programs >"$tmp/log" 2>&1
+    if grep -q "^chapters/escape.nw($line): error" "$tmp/log"; then
+        pass "compile error reported at chapters/escape.nw($line)"
+    else
+        fail "compile error reported at the .nw line" "$(grep -m1 error "$tmp/log")"
+    fi
+else
+    skip "compile error reported at the .nw line" "no nvcc"
+fi
+
+# Broken chapters through the real build: one line naming file and line,
+# a non-zero exit, and build/ exactly as it was.
+rm -f "$tmp/book"/chapters/*.nw
+cp tests/fixtures/escape.nw "$tmp/book/chapters/"
+make -s -C "$tmp/book" CHAPTERS=escape tangle html >/dev/null 2>&1
+snapshot() { (cd "$tmp/book/build" && find . -type f ! -path './asan/*' -exec md5sum {} + | sort) ; }
+before=$(snapshot)
+for nw in tests/bad/*.nw; do
+    name=$(basename "$nw" .nw)
+    [ "$name" = empty ] && continue # lines from the fixture's own path
+    cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
+    sed "s#tests/bad/$name.nw#chapters/escape.nw#" "${nw%.nw}.msg" >"$tmp/want"
+    cp "$nw" "$tmp/book/chapters/escape.nw"
+    make -s -C "$tmp/book" CHAPTERS=escape tangle html >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
+    if [ "$rc" -eq 0 ]; then
+        fail "make rejects $name" "make succeeded"
+    elif ! grep -qxF -f "$tmp/want" "$tmp/err"; then
+        fail "make rejects $name" "stderr lacks '$(cat "$tmp/want")'"
+    elif [ "$(snapshot)" != "$before" ]; then
+        fail "make rejects $name" "build/ changed"
+    else
+        pass "make rejects $name, build/ untouched"
+    fi
+done
+exit $failed

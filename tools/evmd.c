@@ -1,0 +1,160 @@
+/* evmd: the section of a chapter's page that shows how its programs are
+ * built and what they printed.
+ *
+ * Usage: evmd PROG 'COMPILE LINE' [TRANSCRIPT...] -- [PROG ...] > run.md
+ *
+ * For each program: its file to download, the compile line (the one the
+ * build uses, from tools/compile.mk), and every transcript recorded for it
+ * in evidence/, each shown verbatim after a line saying where and when it
+ * was recorded. Everything is escaped by pandoc as code; nothing from a
+ * transcript reaches the page as markup.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "nwpipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return NULL;
+    }
+    size_t cap = 1 << 14, n = 0, got;
+    char *buf = nw_xrealloc(NULL, cap);
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            cap *= 2;
+            buf = nw_xrealloc(buf, cap);
+        }
+    }
+    buf[n] = '\0';
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || strlen(buf) != n) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static size_t longest_run(const char *s, char ch) {
+    size_t best = 0, run = 0;
+    for (; *s; ++s) {
+        run = (*s == ch) ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    return best;
+}
+
+static void code_block(const char *text, const char *cls) {
+    size_t fence = longest_run(text, '~') + 1;
+    fence = fence < 4 ? 4 : fence;
+    for (size_t i = 0; i < fence; ++i) {
+        putchar('~');
+    }
+    printf(" {%s}\n", cls);
+    fputs(text, stdout);
+    if (*text && text[strlen(text) - 1] != '\n') {
+        putchar('\n');
+    }
+    for (size_t i = 0; i < fence; ++i) {
+        putchar('~');
+    }
+    printf("\n\n");
+}
+
+/* The header of a transcript: every line before the separator "---". */
+static void header_value(const char *text, const char *key, char *out,
+                         size_t size) {
+    size_t klen = strlen(key);
+    out[0] = '\0';
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 3 && strncmp(p, "---", 3) == 0) {
+            return;
+        }
+        const char *s = p + (*p == '#' ? 1 : 0);
+        s += strspn(s, " ");
+        if (strncmp(s, key, klen) == 0 && s[klen] == ':') {
+            const char *v = s + klen + 1;
+            v += strspn(v, " ");
+            size_t vlen = len - (size_t)(v - p);
+            snprintf(out, size, "%.*s", (int)vlen, v);
+            return;
+        }
+        if (e == NULL) {
+            break;
+        }
+        p = e + 1;
+    }
+}
+
+static void put_md_text(const char *s) {
+    for (; *s; ++s) {
+        if (strchr("\\`*_{}[]()#+-.!<>|$&", *s) != NULL) {
+            putchar('\\');
+        }
+        putchar(*s);
+    }
+}
+
+int main(int argc, char **argv) {
+    int status = 0;
+    printf("## Building and running {#sec-running}\n\n");
+    int i = 1;
+    if (i >= argc) {
+        printf("This chapter has no programs.\n");
+    }
+    while (i < argc) {
+        if (i + 1 >= argc) {
+            fprintf(stderr, "usage: %s PROG 'COMPILE LINE' [TRANSCRIPT...] -- ...\n",
+                    argv[0]);
+            return 2;
+        }
+        const char *prog = argv[i];
+        const char *line = argv[i + 1];
+        i += 2;
+        printf("### `%s.cu`\n\n", prog);
+        printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
+        code_block(line, ".sh .compile-line");
+        int shown = 0;
+        for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {
+            char *text = slurp(argv[i]);
+            if (text == NULL) {
+                fprintf(stderr, "%s: cannot read the transcript, or it is not "
+                                "text\n", argv[i]);
+                status = 1;
+                continue;
+            }
+            char gpu[256], date[256];
+            header_value(text, "gpu", gpu, sizeof gpu);
+            header_value(text, "date", date, sizeof date);
+            printf("Recorded on ");
+            put_md_text(gpu[0] ? gpu : "an unnamed GPU");
+            if (date[0]) {
+                printf(", ");
+                put_md_text(date);
+            }
+            printf(" (`%s`):\n\n", argv[i]);
+            code_block(text, ".transcript");
+            free(text);
+            ++shown;
+        }
+        if (i < argc) {
+            ++i; /* the "--" */
+        }
+        if (shown == 0) {
+            printf("No transcript is recorded for this program yet; "
+                   "`make record` on a GPU makes one.\n\n");
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write\n", argv[0]);
+        status = 1;
+    }
+    return status;
+}

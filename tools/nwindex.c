@@ -1,0 +1,310 @@
+/* nwindex: what the book knows across chapters.
+ *
+ * Usage:
+ *   nwindex nav CHAPTER META...      page metadata (YAML) for one chapter:
+ *                                    the table of contents, previous, next
+ *   nwindex index META...            the front page, in Pandoc Markdown
+ *   nwindex snippets SRCDIR META...  build/snippets.tsv: label, chapter,
+ *                                    tangled file, first and last line, URL
+ *
+ * Each META is build/meta/CHAPTER.tsv as nwlint wrote it, given in book
+ * order. Every subcommand checks that no snippet label is defined in two
+ * chapters: a label is a public name and must resolve to one place.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "nwpipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+struct rec {
+    char *kind, *a, *b;
+};
+
+struct chapter {
+    char *name; /* day32-scan */
+    char *title;
+    struct rec *recs;
+    size_t n;
+};
+
+static char *chapter_name(const char *meta) {
+    const char *base = strrchr(meta, '/');
+    base = base ? base + 1 : meta;
+    char *name = nw_xstrdup(base);
+    char *dot = strrchr(name, '.');
+    if (dot != NULL) {
+        *dot = '\0';
+    }
+    return name;
+}
+
+static int read_meta(const char *path, struct chapter *ch) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return -1;
+    }
+    memset(ch, 0, sizeof *ch);
+    ch->name = chapter_name(path);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    size_t reccap = 0;
+    while ((len = getline(&line, &cap, f)) != -1) {
+        if (len > 0 && line[len - 1] == '\n') {
+            line[len - 1] = '\0';
+        }
+        char *kind = line;
+        char *a = strchr(kind, '\t');
+        if (a == NULL) {
+            continue;
+        }
+        *a++ = '\0';
+        char *b = strchr(a, '\t');
+        if (b != NULL) {
+            *b++ = '\0';
+        }
+        if (strcmp(kind, "title") == 0) {
+            free(ch->title);
+            ch->title = nw_xstrdup(a);
+            continue;
+        }
+        if (ch->n == reccap) {
+            reccap = reccap ? 2 * reccap : 16;
+            ch->recs = nw_xrealloc(ch->recs, reccap * sizeof *ch->recs);
+        }
+        ch->recs[ch->n].kind = nw_xstrdup(kind);
+        ch->recs[ch->n].a = nw_xstrdup(a);
+        ch->recs[ch->n].b = nw_xstrdup(b ? b : "");
+        ++ch->n;
+    }
+    free(line);
+    fclose(f);
+    if (ch->title == NULL) {
+        ch->title = nw_xstrdup(ch->name);
+    }
+    return 0;
+}
+
+static int labels_unique(const struct chapter *chs, size_t n) {
+    int status = 0;
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t r = 0; r < chs[i].n; ++r) {
+            if (strcmp(chs[i].recs[r].kind, "label") != 0) {
+                continue;
+            }
+            for (size_t j = 0; j < i; ++j) {
+                for (size_t s = 0; s < chs[j].n; ++s) {
+                    if (strcmp(chs[j].recs[s].kind, "label") == 0 &&
+                        strcmp(chs[j].recs[s].a, chs[i].recs[r].a) == 0) {
+                        fprintf(stderr,
+                                "chapters/%s.nw:%s: snippet label <<%s>> is "
+                                "already defined at chapters/%s.nw:%s; a "
+                                "label names one chunk in the whole book\n",
+                                chs[i].name, chs[i].recs[r].b,
+                                chs[i].recs[r].a, chs[j].name,
+                                chs[j].recs[s].b);
+                        status = 1;
+                    }
+                }
+            }
+        }
+    }
+    return status;
+}
+
+/* A YAML double-quoted scalar. */
+static void put_yaml(const char *s) {
+    putchar('"');
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') {
+            putchar('\\');
+        }
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void put_md_text(const char *s) {
+    for (; *s; ++s) {
+        if (strchr("\\`*_{}[]()#+-.!<>|$&", *s) != NULL) {
+            putchar('\\');
+        }
+        putchar(*s);
+    }
+}
+
+static int cmd_nav(const char *current, const struct chapter *chs, size_t n) {
+    size_t at = n;
+    for (size_t i = 0; i < n; ++i) {
+        if (strcmp(chs[i].name, current) == 0) {
+            at = i;
+        }
+    }
+    if (at == n) {
+        fprintf(stderr, "nwindex: chapter %s is not in the book\n", current);
+        return 1;
+    }
+    printf("---\nbook-chapters:\n");
+    for (size_t i = 0; i < n; ++i) {
+        printf("  - title: ");
+        put_yaml(chs[i].title);
+        printf("\n    href: \"%s.html\"\n", chs[i].name);
+        if (i == at) {
+            printf("    current: true\n");
+        }
+    }
+    if (at > 0) {
+        printf("prev-title: ");
+        put_yaml(chs[at - 1].title);
+        printf("\nprev-href: \"%s.html\"\n", chs[at - 1].name);
+    }
+    if (at + 1 < n) {
+        printf("next-title: ");
+        put_yaml(chs[at + 1].title);
+        printf("\nnext-href: \"%s.html\"\n", chs[at + 1].name);
+    }
+    printf("...\n");
+    return 0;
+}
+
+static int cmd_index(const struct chapter *chs, size_t n) {
+    printf("# CUDA by running it\n\n");
+    printf("A course book whose every program runs and whose every number "
+           "was measured.\n\n## Chapters\n\n");
+    for (size_t i = 0; i < n; ++i) {
+        printf("%zu. [", i + 1);
+        put_md_text(chs[i].title);
+        printf("](%s.html)\n", chs[i].name);
+    }
+    return 0;
+}
+
+/* Finds "// snippet: label" in a tangled file and the matching
+ * "// end snippet"; reports the code lines between them. */
+static int find_snippet(const char *path, const char *label, long *first,
+                        long *last) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0, depth = 0;
+    *first = *last = 0;
+    size_t llen = strlen(label);
+    while (getline(&line, &cap, f) != -1) {
+        ++lineno;
+        const char *s = line + strspn(line, " \t");
+        if (strncmp(s, "// snippet: ", 12) == 0) {
+            if (*first == 0 && strncmp(s + 12, label, llen) == 0 &&
+                (s[12 + llen] == '\n' || s[12 + llen] == '\0')) {
+                *first = lineno + 1;
+                depth = 1;
+            } else if (depth > 0) {
+                ++depth;
+            }
+        } else if (strncmp(s, "// end snippet", 14) == 0 && depth > 0) {
+            if (--depth == 0) {
+                *last = lineno - 1;
+                break;
+            }
+        }
+    }
+    free(line);
+    fclose(f);
+    return *last > 0 ? 0 : -1;
+}
+
+static int cmd_snippets(const char *srcdir, const struct chapter *chs,
+                        size_t n) {
+    int status = 0;
+    printf("label\tchapter\tfile\tfirst\tlast\turl\n");
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t r = 0; r < chs[i].n; ++r) {
+            const struct rec *l = &chs[i].recs[r];
+            if (strcmp(l->kind, "label") != 0) {
+                continue;
+            }
+            int found = 0;
+            for (size_t s = 0; s < chs[i].n && !found; ++s) {
+                const struct rec *root = &chs[i].recs[s];
+                if (strcmp(root->kind, "root") != 0) {
+                    continue;
+                }
+                char path[4096];
+                long first, last;
+                snprintf(path, sizeof path, "%s/%s", srcdir, root->a);
+                if (find_snippet(path, l->a, &first, &last) == 0) {
+                    printf("%s\t%s\t%s\t%ld\t%ld\t%s.html#%s\n", l->a,
+                           chs[i].name, root->a, first, last, chs[i].name,
+                           l->a);
+                    found = 1;
+                }
+            }
+            if (!found) {
+                fprintf(stderr,
+                        "chapters/%s.nw:%s: snippet label <<%s>> is in no "
+                        "tangled file; is the chunk used?\n",
+                        chs[i].name, l->b, l->a);
+                status = 1;
+            }
+        }
+    }
+    return status;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr,
+                "usage: %s nav CHAPTER META... | index META... | snippets "
+                "SRCDIR META...\n",
+                argv[0]);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    int skip = (strcmp(cmd, "index") == 0) ? 2 : 3;
+    if (argc <= skip && strcmp(cmd, "index") != 0) {
+        fprintf(stderr, "%s %s: no chapters given\n", argv[0], cmd);
+        return 2;
+    }
+    size_t n = (size_t)(argc - skip);
+    struct chapter *chs = nw_xrealloc(NULL, (n ? n : 1) * sizeof *chs);
+    int status = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (read_meta(argv[skip + (int)i], &chs[i]) != 0) {
+            return 1;
+        }
+    }
+    status = labels_unique(chs, n);
+    if (status == 0) {
+        if (strcmp(cmd, "nav") == 0) {
+            status = cmd_nav(argv[2], chs, n);
+        } else if (strcmp(cmd, "index") == 0) {
+            status = cmd_index(chs, n);
+        } else if (strcmp(cmd, "snippets") == 0) {
+            status = cmd_snippets(argv[2], chs, n);
+        } else {
+            fprintf(stderr, "%s: unknown subcommand %s\n", argv[0], cmd);
+            status = 2;
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        for (size_t r = 0; r < chs[i].n; ++r) {
+            free(chs[i].recs[r].kind);
+            free(chs[i].recs[r].a);
+            free(chs[i].recs[r].b);
+        }
+        free(chs[i].recs);
+        free(chs[i].name);
+        free(chs[i].title);
+    }
+    free(chs);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write\n", argv[0]);
+        status = 1;
+    }
+    return status;
+}

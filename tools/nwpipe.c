@@ -1,0 +1,275 @@
+/* nwpipe: read noweb's pipeline format into a chapter model. See nwpipe.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "nwpipe.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *nw_xrealloc(void *p, size_t size) {
+    void *q = realloc(p, size ? size : 1);
+    if (q == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return q;
+}
+
+char *nw_xstrdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = nw_xrealloc(NULL, n);
+    memcpy(d, s, n);
+    return d;
+}
+
+static struct nw_chunk *new_chunk(struct nw_doc *doc, int is_code) {
+    if (doc->n == doc->cap) {
+        doc->cap = doc->cap ? 2 * doc->cap : 16;
+        doc->chunks = nw_xrealloc(doc->chunks, doc->cap * sizeof *doc->chunks);
+    }
+    struct nw_chunk *c = &doc->chunks[doc->n++];
+    memset(c, 0, sizeof *c);
+    c->is_code = is_code;
+    return c;
+}
+
+static void add_item(struct nw_chunk *c, enum nw_item_kind kind,
+                     const char *s, long line) {
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 32;
+        c->items = nw_xrealloc(c->items, c->cap * sizeof *c->items);
+    }
+    struct nw_item *it = &c->items[c->n++];
+    it->kind = kind;
+    it->s = s ? nw_xstrdup(s) : NULL;
+    it->line = line;
+}
+
+static int fail(char *err, size_t errlen, const char *file, long line,
+                const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (file != NULL && line > 0) {
+        snprintf(err, errlen, "%s:%ld: %s", file, line, msg);
+    } else if (file != NULL) {
+        snprintf(err, errlen, "%s: %s", file, msg);
+    } else {
+        snprintf(err, errlen, "%s", msg);
+    }
+    return -1;
+}
+
+/* Does line start with keyword, followed by a blank or the end? Sets *rest
+ * to what follows the blank. */
+static int keyword(const char *line, const char *kw, const char **rest) {
+    size_t n = strlen(kw);
+    if (strncmp(line, kw, n) != 0) {
+        return 0;
+    }
+    if (line[n] == '\0') {
+        *rest = line + n;
+        return 1;
+    }
+    if (line[n] == ' ') {
+        *rest = line + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen) {
+    memset(doc, 0, sizeof *doc);
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long line = 1;
+    struct nw_chunk *cur = NULL;
+    int status = 0;
+
+    while ((len = getline(&buf, &cap, in)) != -1) {
+        if (len > 0 && buf[len - 1] == '\n') {
+            buf[--len] = '\0';
+        }
+        if ((size_t)len != strlen(buf)) {
+            status = fail(err, errlen, doc->file, line,
+                          "a NUL byte in the text; a chapter is UTF-8 text");
+            break;
+        }
+        const char *rest = NULL;
+        if (keyword(buf, "@file", &rest)) {
+            free(doc->file);
+            doc->file = nw_xstrdup(rest);
+            line = 1;
+        } else if (keyword(buf, "@begin", &rest)) {
+            if (cur != NULL) {
+                status = fail(err, errlen, doc->file, line,
+                              "malformed pipeline: @begin inside a chunk");
+                break;
+            }
+            cur = new_chunk(doc, strncmp(rest, "code", 4) == 0);
+        } else if (keyword(buf, "@end", &rest)) {
+            cur = NULL;
+        } else if (cur == NULL) {
+            /* Keywords between chunks (@language, @index, ...) carry
+             * nothing the book uses. */
+            continue;
+        } else if (keyword(buf, "@defn", &rest)) {
+            cur->name = nw_xstrdup(rest);
+            cur->line = line;
+            int pieces = 0;
+            for (size_t i = 0; i + 1 < doc->n; ++i) {
+                const struct nw_chunk *c = &doc->chunks[i];
+                pieces += c->is_code && c->name && strcmp(c->name, rest) == 0;
+            }
+            cur->piece = pieces + 1;
+        } else if (keyword(buf, "@text", &rest)) {
+            add_item(cur, NW_TEXT, rest, line);
+        } else if (keyword(buf, "@nl", &rest)) {
+            add_item(cur, NW_NL, NULL, line);
+            ++line;
+        } else if (keyword(buf, "@use", &rest)) {
+            add_item(cur, NW_USE, rest, line);
+        } else if (keyword(buf, "@quote", &rest)) {
+            add_item(cur, NW_QUOTE, NULL, line);
+        } else if (keyword(buf, "@endquote", &rest)) {
+            add_item(cur, NW_ENDQUOTE, NULL, line);
+        } else if (keyword(buf, "@line", &rest)) {
+            char *end = NULL;
+            errno = 0;
+            long n = strtol(rest, &end, 10);
+            if (errno == 0 && end != rest && n > 0) {
+                line = n;
+            }
+        } else if (keyword(buf, "@fatal", &rest)) {
+            status = fail(err, errlen, doc->file, line, "noweb: %s", rest);
+            break;
+        }
+        /* Other keywords (@index, @xref, @language, ...) are not needed. */
+    }
+    if (status == 0 && ferror(in)) {
+        status = fail(err, errlen, doc->file, 0, "cannot read the pipeline");
+    }
+    free(buf);
+    doc->lines = line - 1;
+    return status;
+}
+
+void nw_free(struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n; ++j) {
+            free(c->items[j].s);
+        }
+        free(c->items);
+        free(c->name);
+    }
+    free(doc->chunks);
+    free(doc->file);
+    memset(doc, 0, sizeof *doc);
+}
+
+int nw_is_label(const char *name) {
+    if (name[0] == '\0' || name[0] == '-') {
+        return 0;
+    }
+    for (const char *p = name; *p; ++p) {
+        int ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+                 (*p == '-' && p[1] != '-' && p[1] != '\0');
+        if (!ok) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int nw_is_file_name(const char *name) {
+    return strchr(name, '.') != NULL && strpbrk(name, " \t") == NULL;
+}
+
+int nw_is_phrase(const char *name) {
+    return strchr(name, ' ') != NULL && !isspace((unsigned char)name[0]);
+}
+
+int nw_is_known_file_type(const char *name) {
+    static const char *const types[] = {".cu", ".cuh", ".h"};
+    const char *dot = strrchr(name, '.');
+    if (dot == NULL || dot == name) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        if (strcmp(dot, types[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+long nw_find_defn(const struct nw_doc *doc, const char *name, size_t from) {
+    for (size_t i = from; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (c->is_code && c->name && strcmp(c->name, name) == 0) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+int nw_pieces(const struct nw_doc *doc, const char *name) {
+    int n = 0;
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        n += c->is_code && c->name && strcmp(c->name, name) == 0;
+    }
+    return n;
+}
+
+int nw_is_used(const struct nw_doc *doc, const char *name) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (!c->is_code) {
+            continue;
+        }
+        for (size_t j = 0; j < c->n; ++j) {
+            if (c->items[j].kind == NW_USE && strcmp(c->items[j].s, name) == 0) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+void nw_anchor(const char *name, int piece, char *out, size_t size) {
+    char base[256];
+    size_t n = 0;
+    if (nw_is_label(name)) {
+        snprintf(base, sizeof base, "%s", name);
+    } else {
+        const char *prefix = nw_is_file_name(name) ? "file-" : "chunk-";
+        n = strlen(prefix);
+        memcpy(base, prefix, n);
+        int dash = 0;
+        for (const char *p = name; *p && n + 2 < sizeof base; ++p) {
+            unsigned char ch = (unsigned char)*p;
+            if (isalnum(ch) || ch == '_') {
+                if (dash && base[n - 1] != '-') {
+                    base[n++] = '-';
+                }
+                base[n++] = (char)tolower(ch);
+                dash = 0;
+            } else {
+                dash = 1;
+            }
+        }
+        base[n] = '\0';
+    }
+    if (piece > 1) {
+        snprintf(out, size, "%s-%d", base, piece);
+    } else {
+        snprintf(out, size, "%s", base);
+    }
+}

@@ -1,0 +1,75 @@
+/* nwpipe: read noweb's pipeline format into a chapter model.
+ *
+ * noweb's markup turns a .nw file into a line-oriented stream of keywords
+ * (@begin code, @defn, @use, @text, @nl, @quote, ...), documented in the
+ * Hacker's guide (/usr/share/doc/noweb/guide.html). Every tool of the book
+ * that needs a chapter's structure reads it from that stream, never from the
+ * .nw text itself, so noweb stays the only parser of noweb syntax.
+ */
+#ifndef NWPIPE_H
+#define NWPIPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum nw_item_kind {
+    NW_TEXT,     /* s holds the text, without newline */
+    NW_NL,       /* end of a source line */
+    NW_USE,      /* s holds the chunk name */
+    NW_QUOTE,    /* start of [[quoted code]] in documentation */
+    NW_ENDQUOTE  /* end of quoted code */
+};
+
+struct nw_item {
+    enum nw_item_kind kind;
+    char *s;
+    long line; /* source line the item came from */
+};
+
+struct nw_chunk {
+    int is_code;
+    char *name;  /* code chunks: the chunk name */
+    long line;   /* code chunks: line of the <<name>>= header */
+    int piece;   /* code chunks: 1 for the first definition, 2, ... */
+    struct nw_item *items;
+    size_t n, cap;
+};
+
+struct nw_doc {
+    char *file;  /* the .nw path, from @file */
+    struct nw_chunk *chunks;
+    size_t n, cap;
+    long lines;  /* number of source lines read */
+};
+
+/* Reads a whole pipeline. Returns 0, or -1 with a one-line message (no
+ * trailing newline, already prefixed with file:line where one is known) in
+ * err. */
+int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen);
+void nw_free(struct nw_doc *doc);
+
+/* Name classes. A label is lowercase kebab-case: letters, digits, hyphens.
+ * A file root is named like a file (has a dot and no blank). Everything else
+ * must be a phrase, with at least one blank. */
+int nw_is_label(const char *name);
+int nw_is_file_name(const char *name);
+int nw_is_phrase(const char *name);
+/* The type of a file root we know how to build: .cu, .cuh or .h. */
+int nw_is_known_file_type(const char *name);
+
+/* Index of the first code chunk named name at or after from, or -1. */
+long nw_find_defn(const struct nw_doc *doc, const char *name, size_t from);
+/* Number of pieces (definitions) of a chunk name. */
+int nw_pieces(const struct nw_doc *doc, const char *name);
+/* Non-zero if some code chunk uses name. */
+int nw_is_used(const struct nw_doc *doc, const char *name);
+
+/* The anchor of piece k of a chunk: the label itself (label-2, ...), or
+ * "chunk-" / "file-" and a slug of the name. Writes at most size bytes. */
+void nw_anchor(const char *name, int piece, char *out, size_t size);
+
+/* Helpers shared by the tools. */
+void *nw_xrealloc(void *p, size_t size);
+char *nw_xstrdup(const char *s);
+
+#endif

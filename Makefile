@@ -66,17 +66,20 @@ NWTOOLS := nwlint nwmark nwweave nwlinks nwindex evmd
 $(foreach t,$(NWTOOLS),$(eval $(t) := $(B)/tools/$(t)))
 
 META := $(CHAPTERS:%=$(B)/meta/%.tsv)
+LINES := $(CHAPTERS:%=$(B)/meta/%.lines)
+# Every snippet label the book has published, and what replaced a retired one.
+REGISTRY := chapters/labels.tsv
 STAMPS := $(CHAPTERS:%=$(B)/stamp/%.tangled)
 PAGES := $(CHAPTERS:%=$(B)/html/%.html)
 
 # Which files and programs each chapter tangles, read from its meta file.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
--include $(CHAPTERS:%=$(B)/deps/%.mk)
+include $(CHAPTERS:%=$(B)/deps/%.mk)
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
 PROGRAMS := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
 
-.PHONY: all tangle programs html check clean no-nvcc
+.PHONY: all tangle programs html check clean no-nvcc cite
 all: tangle html $(if $(HAVE_NVCC),programs,no-nvcc)
 
 tangle: $(STAMPS) $(B)/snippets.tsv
@@ -109,9 +112,9 @@ $(PANDOC_BIN):
 $(B)/stamp/%.tangled: chapters/%.nw $(nwlint) $(nwmark) | $(NOTANGLE_BIN) \
                       $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc
 	$(call say,TANGLE,$<)
-	$(Q)$(MARKUP) $< | $(nwlint) > $(B)/meta/$*.tsv.tmp
-	$(Q)roots=$$(awk -F'\t' '$$1 == "root" { print $$2 }' $(B)/meta/$*.tsv.tmp); \
-	trap 'rm -f $(B)/meta/$*.tsv.tmp $$tmps' EXIT; tmps=; \
+	$(Q)tmps=$(B)/meta/$*.tsv.tmp; trap 'rm -f $$tmps' EXIT; \
+	$(MARKUP) $< | $(nwlint) > $(B)/meta/$*.tsv.tmp; \
+	roots=$$(awk -F'\t' '$$1 == "root" { print $$2 }' $(B)/meta/$*.tsv.tmp); \
 	for r in $$roots; do \
 	  tmps="$$tmps $(B)/src/$$r.tmp $(B)/lsrc/$$r.tmp"; \
 	  notangle -filter $(nwmark) -R"$$r" $< > $(B)/src/$$r.tmp; \
@@ -122,9 +125,9 @@ $(B)/stamp/%.tangled: chapters/%.nw $(nwlint) $(nwmark) | $(NOTANGLE_BIN) \
 	  cpif $(B)/lsrc/$$r < $(B)/lsrc/$$r.tmp; \
 	done; \
 	cut -f1,2 $(B)/meta/$*.tsv.tmp > $(B)/meta/$*.tsv.new; \
+	tmps="$$tmps $(B)/meta/$*.tsv.new"; \
 	cmp -s $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv || \
 	  mv -f $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv; \
-	rm -f $(B)/meta/$*.tsv.new; \
 	mv -f $(B)/meta/$*.tsv.tmp $(B)/meta/$*.lines; \
 	touch $@
 
@@ -142,11 +145,22 @@ $(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
 	  END { print "ROOTS." ch " :=" roots; print "PROGS." ch " :=" progs }' \
 	  $< > $@.tmp && mv -f $@.tmp $@
 
-$(B)/snippets.tsv: $(CHAPTERS:%=$(B)/meta/%.lines) $(addprefix $(B)/src/,$(ROOTS)) \
+# Published labels are a public interface: each must stay where lessons
+# found it, or be retired with a replacement.
+$(B)/snippets.tsv: $(LINES) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) \
                   $(nwindex)
 	$(call say,INDEX,$@)
-	$(Q)$(nwindex) snippets $(B)/src $(CHAPTERS:%=$(B)/meta/%.lines) > $@.tmp
-	$(Q)mv -f $@.tmp $@
+	$(Q)$(nwindex) registry $(REGISTRY) $(LINES)
+	$(Q)$(nwindex) snippets $(B)/src $(LINES) > $@.tmp && mv -f $@.tmp $@
+
+# make cite LABEL=blelloch-sweeps: where a label lives.
+cite: $(B)/snippets.tsv
+	@awk -F'\t' -v l='$(LABEL)' '$$1 == l { found = 1; \
+	  printf "%s\n  chapter  chapters/%s.nw\n  url      $(B)/html/%s\n  file     $(B)/src/%s, lines %s-%s\n", \
+	    $$1, $$2, $$6, $$3, $$4, $$5 } END { exit !found }' $< || \
+	awk -F'\t' -v l='$(LABEL)' '$$1 == l && NF == 3 { found = 1; \
+	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
+	{ echo "make cite: no label '$(LABEL)' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
 
 # --- Compile ---------------------------------------------------------------
 # tools/compile.mk holds the one compile line; the book prints the same.
@@ -161,9 +175,12 @@ $(B)/bin/%: | $(B)/bin
 
 # --- Weave -----------------------------------------------------------------
 
-$(B)/md/%.md: chapters/%.nw $(B)/stamp/%.tangled $(nwweave) | $(B)/md
+# Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
+# book (META) and keeps anchors for labels the registry marks retired.
+$(B)/md/%.md: chapters/%.nw $(B)/stamp/%.tangled $(nwweave) $(META) \
+              $(REGISTRY) | $(B)/md
 	$(call say,WEAVE,$<)
-	$(Q)$(MARKUP) $< | $(nwweave) $(B)/md/$*.refs.tmp > $@.tmp
+	$(Q)$(MARKUP) $< | $(nwweave) $(B)/md/$*.refs.tmp $(REGISTRY) $(META) > $@.tmp
 	$(Q)mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && mv -f $@.tmp $@
 
 $(B)/md/%.refs: $(B)/md/%.md ;

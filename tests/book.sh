@@ -60,6 +60,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 scratch_book "$tmp/book"
 rm -f "$tmp/book"/chapters/*.nw
+: >"$tmp/book/chapters/labels.tsv"
 cp tests/fixtures/escape.nw "$tmp/book/chapters/"
 if make -s -C "$tmp/book" CHAPTERS=escape tangle html >"$tmp/log" 2>&1; then
     page=$tmp/book/build/html/escape.html

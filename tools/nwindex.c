@@ -6,6 +6,10 @@
  *   nwindex index META...            the front page, in Pandoc Markdown
  *   nwindex snippets SRCDIR META...  build/snippets.tsv: label, chapter,
  *                                    tangled file, first and last line, URL
+ *   nwindex registry REGISTRY META...  check the published labels: each one
+ *                                    still defined where it was published,
+ *                                    or retired with a replacement; each
+ *                                    label defined is published
  *
  * Each META is build/meta/CHAPTER.tsv as nwlint wrote it, given in book
  * order. Every subcommand checks that no snippet label is defined in two
@@ -29,17 +33,6 @@ struct chapter {
     size_t n;
 };
 
-static char *chapter_name(const char *meta) {
-    const char *base = strrchr(meta, '/');
-    base = base ? base + 1 : meta;
-    char *name = nw_xstrdup(base);
-    char *dot = strrchr(name, '.');
-    if (dot != NULL) {
-        *dot = '\0';
-    }
-    return name;
-}
-
 static int read_meta(const char *path, struct chapter *ch) {
     FILE *f = fopen(path, "r");
     if (f == NULL) {
@@ -47,7 +40,7 @@ static int read_meta(const char *path, struct chapter *ch) {
         return -1;
     }
     memset(ch, 0, sizeof *ch);
-    ch->name = chapter_name(path);
+    ch->name = nw_chapter_of(path);
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -256,6 +249,60 @@ static int cmd_snippets(const char *srcdir, const struct chapter *chs,
     return status;
 }
 
+static int cmd_registry(const char *path, char **metas, int n) {
+    struct nw_labels reg = {0}, defined = {0};
+    int status = nw_labels_from_registry(&reg, path) != 0;
+    for (int i = 0; i < n && status == 0; ++i) {
+        status = nw_labels_from_meta(&defined, metas[i]) != 0;
+    }
+    for (size_t i = 0; i < reg.n && status == 0; ++i) {
+        const struct nw_label *r = &reg.v[i];
+        const struct nw_label *d = nw_labels_find(&defined, r->label);
+        if (r->replaced_by != NULL) {
+            if (d != NULL) {
+                fprintf(stderr,
+                        "%s:%ld: label %s is marked retired but chapters/%s.nw:%ld "
+                        "still defines it\n",
+                        path, r->line, r->label, d->chapter, d->line);
+                status = 1;
+            } else if (nw_labels_find(&defined, r->replaced_by) == NULL) {
+                fprintf(stderr,
+                        "%s:%ld: label %s is retired in favour of %s, which no "
+                        "chapter defines\n",
+                        path, r->line, r->label, r->replaced_by);
+                status = 1;
+            }
+        } else if (d == NULL) {
+            fprintf(stderr,
+                    "%s:%ld: published label %s is no longer defined in "
+                    "chapters/%s.nw; lessons cite it, so restore it, or retire "
+                    "it by adding its replacement as a third column\n",
+                    path, r->line, r->label, r->chapter);
+            status = 1;
+        } else if (strcmp(d->chapter, r->chapter) != 0) {
+            fprintf(stderr,
+                    "chapters/%s.nw:%ld: published label %s moved from "
+                    "chapters/%s.nw, which breaks the links lessons hold; keep "
+                    "it there, or retire it (%s:%ld) for a new label\n",
+                    d->chapter, d->line, r->label, r->chapter, path, r->line);
+            status = 1;
+        }
+    }
+    for (size_t i = 0; i < defined.n && status == 0; ++i) {
+        const struct nw_label *d = &defined.v[i];
+        if (nw_labels_find(&reg, d->label) == NULL) {
+            fprintf(stderr,
+                    "chapters/%s.nw:%ld: snippet label %s is not published; "
+                    "add the line '%s<TAB>%s' to %s\n",
+                    d->chapter, d->line, d->label, d->label, d->chapter, path);
+            status = 1;
+        }
+    }
+    nw_labels_free(&reg);
+    nw_labels_free(&defined);
+    return status;
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr,
@@ -265,6 +312,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "registry") == 0) {
+        return cmd_registry(argv[2], argv + 3, argc - 3);
+    }
     int skip = (strcmp(cmd, "index") == 0) ? 2 : 3;
     if (argc <= skip && strcmp(cmd, "index") != 0) {
         fprintf(stderr, "%s %s: no chapters given\n", argv[0], cmd);

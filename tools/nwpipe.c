@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 void *nw_xrealloc(void *p, size_t size) {
     void *q = realloc(p, size ? size : 1);
@@ -272,4 +273,127 @@ void nw_anchor(const char *name, int piece, char *out, size_t size) {
     } else {
         snprintf(out, size, "%s", base);
     }
+}
+
+char *nw_chapter_of(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *name = nw_xstrdup(base);
+    char *dot = strrchr(name, '.');
+    if (dot != NULL) {
+        *dot = '\0';
+    }
+    return name;
+}
+
+static void labels_add(struct nw_labels *ls, const char *label,
+                       const char *chapter, const char *replaced_by,
+                       long line) {
+    if (ls->n == ls->cap) {
+        ls->cap = ls->cap ? 2 * ls->cap : 32;
+        ls->v = nw_xrealloc(ls->v, ls->cap * sizeof *ls->v);
+    }
+    struct nw_label *l = &ls->v[ls->n++];
+    l->label = nw_xstrdup(label);
+    l->chapter = nw_xstrdup(chapter);
+    l->replaced_by = replaced_by ? nw_xstrdup(replaced_by) : NULL;
+    l->line = line;
+}
+
+/* Splits a tab-separated line in place; returns the number of fields. */
+static int split_tabs(char *line, char **fields, int max) {
+    int n = 0;
+    size_t len = strlen(line);
+    if (len > 0 && line[len - 1] == '\n') {
+        line[len - 1] = '\0';
+    }
+    fields[n++] = line;
+    for (char *p = line; *p && n < max; ++p) {
+        if (*p == '\t') {
+            *p = '\0';
+            fields[n++] = p + 1;
+        }
+    }
+    return n;
+}
+
+int nw_labels_from_meta(struct nw_labels *ls, const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return -1;
+    }
+    char *chapter = nw_chapter_of(path);
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) != -1) {
+        char *fld[3];
+        int n = split_tabs(line, fld, 3);
+        if (n >= 2 && strcmp(fld[0], "label") == 0) {
+            labels_add(ls, fld[1], chapter, NULL, n == 3 ? atol(fld[2]) : 0);
+        }
+    }
+    free(line);
+    free(chapter);
+    fclose(f);
+    return 0;
+}
+
+int nw_labels_from_registry(struct nw_labels *ls, const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot read the label registry\n", path);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int status = 0;
+    while (getline(&line, &cap, f) != -1) {
+        ++lineno;
+        if (line[0] == '#' || line[0] == '\n' || line[0] == '\0') {
+            continue;
+        }
+        char *fld[4];
+        int n = split_tabs(line, fld, 4);
+        if (n < 2 || n > 3 || !nw_is_label(fld[0]) || fld[1][0] == '\0' ||
+            (n == 3 && !nw_is_label(fld[2]))) {
+            fprintf(stderr,
+                    "%s:%ld: want LABEL<TAB>CHAPTER, or "
+                    "LABEL<TAB>CHAPTER<TAB>REPLACEMENT for a retired label\n",
+                    path, lineno);
+            status = -1;
+            break;
+        }
+        if (nw_labels_find(ls, fld[0]) != NULL) {
+            fprintf(stderr, "%s:%ld: label %s is registered twice\n", path,
+                    lineno, fld[0]);
+            status = -1;
+            break;
+        }
+        labels_add(ls, fld[0], fld[1], n == 3 ? fld[2] : NULL, lineno);
+    }
+    free(line);
+    fclose(f);
+    return status;
+}
+
+const struct nw_label *nw_labels_find(const struct nw_labels *ls,
+                                      const char *label) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        if (strcmp(ls->v[i].label, label) == 0) {
+            return &ls->v[i];
+        }
+    }
+    return NULL;
+}
+
+void nw_labels_free(struct nw_labels *ls) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        free(ls->v[i].label);
+        free(ls->v[i].chapter);
+        free(ls->v[i].replaced_by);
+    }
+    free(ls->v);
+    memset(ls, 0, sizeof *ls);
 }

@@ -68,6 +68,32 @@ int nw_is_used(const struct nw_doc *doc, const char *name);
  * "chunk-" / "file-" and a slug of the name. Writes at most size bytes. */
 void nw_anchor(const char *name, int piece, char *out, size_t size);
 
+/* The book's labels, across chapters. */
+struct nw_label {
+    char *label;
+    char *chapter;     /* day32-scan */
+    char *replaced_by; /* registry only: the label that replaces a retired
+                          one, or NULL */
+    long line;         /* line in the file it was read from */
+};
+
+struct nw_labels {
+    struct nw_label *v;
+    size_t n, cap;
+};
+
+/* Adds the labels of build/meta/CHAPTER.tsv (or .lines) files. */
+int nw_labels_from_meta(struct nw_labels *ls, const char *path);
+/* Reads chapters/labels.tsv: label, chapter, and for a retired label the
+ * label that replaces it. Blank lines and lines starting with # are
+ * comments. Returns -1 with a message on stderr for a malformed line. */
+int nw_labels_from_registry(struct nw_labels *ls, const char *path);
+const struct nw_label *nw_labels_find(const struct nw_labels *ls,
+                                      const char *label);
+void nw_labels_free(struct nw_labels *ls);
+/* CHAPTER from a path such as build/meta/CHAPTER.tsv or chapters/CHAPTER.nw */
+char *nw_chapter_of(const char *path);
+
 /* Helpers shared by the tools. */
 void *nw_xrealloc(void *p, size_t size);
 char *nw_xstrdup(const char *s);

@@ -1,9 +1,14 @@
 /* nwweave: turn one chapter's noweb pipeline into Pandoc Markdown.
  *
- * Usage: markup chapters/x.nw | nwweave REFS > x.md
+ * Usage: markup chapters/x.nw | nwweave REFS REGISTRY META... > x.md
  *
  * Documentation chunks pass through as Markdown; [[quoted code]] becomes
- * inline code. Each code chunk becomes a fenced div whose id is the chunk's
+ * inline code. Quoted code that is nothing but a chunk reference,
+ * [[<<blelloch-sweeps>>]], cites that chunk: it becomes a link to a chunk of
+ * this chapter or, by label, of any chapter (META lists every chapter's
+ * labels). Citing a name that is neither is an error with file and line.
+ * Labels the registry (chapters/labels.tsv) marks retired from this chapter
+ * keep an anchor, a short note linking to the label that replaced them. Each code chunk becomes a fenced div whose id is the chunk's
  * anchor (the snippet label itself for a label, "label-2" for its second
  * piece), with a header in the noweb manner: the name, = or +=, links to
  * the previous and next piece, and a footer saying where the chunk is used.
@@ -66,7 +71,54 @@ static void link_to(FILE *out, const char *name, int piece, const char *cls,
     fputs("</a>", out);
 }
 
-static void weave_docs(FILE *out, const struct nw_chunk *c) {
+struct weave {
+    const struct nw_doc *doc;
+    const char *chapter;
+    struct nw_labels labels;   /* every chapter's labels */
+    struct nw_labels registry; /* published labels, some retired */
+    int errors;
+};
+
+/* The link for a cited name, or NULL. Writes the href into out. */
+static int cite_href(const struct weave *w, const char *name, char *out,
+                     size_t size) {
+    char anchor[ANCHOR_MAX];
+    if (nw_find_defn(w->doc, name, 0) >= 0) {
+        nw_anchor(name, 1, anchor, sizeof anchor);
+        snprintf(out, size, "#%s", anchor);
+        return 1;
+    }
+    const struct nw_label *l = nw_labels_find(&w->labels, name);
+    if (l == NULL) {
+        l = nw_labels_find(&w->registry, name);
+    }
+    if (l == NULL) {
+        return 0;
+    }
+    if (strcmp(l->chapter, w->chapter) == 0) {
+        snprintf(out, size, "#%s", name);
+    } else {
+        snprintf(out, size, "%s.html#%s", l->chapter, name);
+    }
+    return 1;
+}
+
+/* Is the quote from items[j] (an NW_QUOTE) a lone chunk reference? Returns
+ * the index of its NW_USE, or 0. */
+static size_t lone_use(const struct nw_chunk *c, size_t j, size_t end) {
+    size_t use = 0;
+    for (size_t k = j + 1; k < end; ++k) {
+        const struct nw_item *q = &c->items[k];
+        if (q->kind == NW_USE && use == 0) {
+            use = k;
+        } else if (q->kind != NW_TEXT || q->s[strspn(q->s, " ")] != '\0') {
+            return 0;
+        }
+    }
+    return use;
+}
+
+static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
         switch (it->kind) {
@@ -77,6 +129,25 @@ static void weave_docs(FILE *out, const struct nw_chunk *c) {
                 size_t end = j + 1;
                 while (end < c->n && c->items[end].kind != NW_ENDQUOTE) {
                     ++end;
+                }
+                size_t use = lone_use(c, j, end);
+                if (use != 0) {
+                    char href[ANCHOR_MAX + 64];
+                    const struct nw_item *u = &c->items[use];
+                    if (cite_href(w, u->s, href, sizeof href)) {
+                        fprintf(out, "<a class=\"chunk-cite\" href=\"%s\">", href);
+                        fputs("\xe2\x9f\xa8", out);
+                        put_html(out, u->s);
+                        fputs("\xe2\x9f\xa9</a>", out);
+                    } else {
+                        fprintf(stderr,
+                                "%s:%ld: [[<<%s>>]] cites no chunk of this "
+                                "chapter and no snippet label of the book\n",
+                                w->doc->file, u->line, u->s);
+                        ++w->errors;
+                    }
+                    j = end;
+                    break;
                 }
                 size_t ticks = longest_run(c, j + 1, end, '`') + 1;
                 for (size_t k = 0; k < ticks; ++k) {
@@ -189,9 +260,44 @@ static void weave_code(FILE *out, FILE *refs, const struct nw_doc *doc,
     fputs(users ? ".</div>\n```\n:::\n\n" : "</div>\n```\n:::\n\n", out);
 }
 
+/* Anchors for the labels this chapter has retired: a note that links to
+ * the label that replaced each, so that old links still land. */
+static void weave_retired(FILE *out, struct weave *w) {
+    int any = 0;
+    for (size_t i = 0; i < w->registry.n; ++i) {
+        const struct nw_label *r = &w->registry.v[i];
+        if (r->replaced_by == NULL || strcmp(r->chapter, w->chapter) != 0) {
+            continue;
+        }
+        char href[ANCHOR_MAX + 64];
+        if (!cite_href(w, r->replaced_by, href, sizeof href)) {
+            fprintf(stderr,
+                    "chapters/labels.tsv:%ld: retired label %s names "
+                    "%s as its replacement, which is no label of the book\n",
+                    r->line, r->label, r->replaced_by);
+            ++w->errors;
+            continue;
+        }
+        if (!any) {
+            fputs("\n```{=html}\n<div class=\"retired-labels\">\n", out);
+            any = 1;
+        }
+        fprintf(out, "<p class=\"retired\" id=\"%s\">The label "
+                     "\xe2\x9f\xa8%s\xe2\x9f\xa9 is retired; its code is now "
+                     "<a class=\"chunk-cite\" href=\"%s\">\xe2\x9f\xa8%s"
+                     "\xe2\x9f\xa9</a>.</p>\n",
+                r->label, r->label, href, r->replaced_by);
+    }
+    if (any) {
+        fputs("</div>\n```\n\n", out);
+    }
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: markup CHAPTER.nw | %s REFS > CHAPTER.md\n",
+    if (argc < 3) {
+        fprintf(stderr,
+                "usage: markup CHAPTER.nw | %s REFS REGISTRY META... > "
+                "CHAPTER.md\n",
                 argv[0]);
         return 2;
     }
@@ -202,25 +308,42 @@ int main(int argc, char **argv) {
         nw_free(&doc);
         return 1;
     }
-    FILE *refs = fopen(argv[1], "w");
-    if (refs == NULL) {
+    struct weave w;
+    memset(&w, 0, sizeof w);
+    w.doc = &doc;
+    char *chapter = nw_chapter_of(doc.file ? doc.file : "-");
+    w.chapter = chapter;
+    int status = nw_labels_from_registry(&w.registry, argv[2]) != 0;
+    for (int i = 3; i < argc && status == 0; ++i) {
+        status = nw_labels_from_meta(&w.labels, argv[i]) != 0;
+    }
+    FILE *refs = status ? NULL : fopen(argv[1], "w");
+    if (status == 0 && refs == NULL) {
         fprintf(stderr, "%s: cannot write\n", argv[1]);
-        nw_free(&doc);
-        return 1;
+        status = 1;
     }
     unsigned nref = 0;
-    for (size_t i = 0; i < doc.n; ++i) {
+    for (size_t i = 0; i < doc.n && status == 0; ++i) {
         if (doc.chunks[i].is_code) {
             weave_code(stdout, refs, &doc, i, &nref);
         } else {
-            weave_docs(stdout, &doc.chunks[i]);
+            weave_docs(stdout, &w, &doc.chunks[i]);
         }
     }
-    int status = 0;
-    if (fclose(refs) != 0 || fflush(stdout) != 0 || ferror(stdout)) {
+    if (status == 0) {
+        weave_retired(stdout, &w);
+        status = w.errors != 0;
+    }
+    if (refs != NULL && fclose(refs) != 0) {
+        status = 1;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "nwweave: cannot write the woven chapter\n");
         status = 1;
     }
+    nw_labels_free(&w.labels);
+    nw_labels_free(&w.registry);
+    free(chapter);
     nw_free(&doc);
     return status;
 }

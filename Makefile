@@ -191,7 +191,7 @@ $(B)/md/%.run.md: $(B)/deps/%.mk $(evmd) tools/compile.mk \
 	$(Q)$(evmd) $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(wildcard evidence/$(p)/*.txt) --) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/%.nav.yaml: $(META) $(nwindex) | $(B)/md
+$(B)/md/%.nav.yaml: $(META) $(nwindex) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(nwindex) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
 
 PANDOC_FLAGS = --from markdown --to html5 --standalone \

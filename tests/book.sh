@@ -124,4 +124,56 @@ for nw in tests/bad/*.nw; do
         pass "make rejects $name, build/ untouched"
     fi
 done
+cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
+make -s -C "$tmp/book" CHAPTERS=escape tangle html >/dev/null 2>&1
+if [ "$(snapshot)" = "$before" ]; then
+    pass "rebuild after the bad inputs is byte-identical"
+else
+    fail "rebuild after the bad inputs is byte-identical" "build/ differs"
+fi
+
+# The book's list and the chapters on disk must agree, and a label names
+# one chunk in the whole book.
+expect_error() { # NAME WANT MAKE-ARGS... (KEEP=1: build/ may gain files
+    local name=$1 want=$2 # of chapters that are fine)
+    shift 2
+    if make -s -C "$tmp/book" "$@" >"$tmp/out" 2>"$tmp/err"; then
+        fail "$name" "make succeeded"
+    elif ! grep -qF -- "$want" "$tmp/err"; then
+        fail "$name" "stderr lacks '$want': $(head -2 "$tmp/err" | tr '\n' ' ')"
+    elif [ -z "${KEEP:-}" ] && [ "$(snapshot)" != "$before" ]; then
+        fail "$name" "build/ changed"
+    else
+        pass "$name"
+    fi
+}
+cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
+expect_error "make rejects a listed chapter that is missing" \
+    "chapters/ghost.nw is listed in CHAPTERS but does not exist" CHAPTERS="escape ghost" tangle
+cp tests/fixtures/escape.nw "$tmp/book/chapters/extra.nw"
+expect_error "make rejects a chapter that is not listed" \
+    "chapters/extra.nw is not in CHAPTERS" CHAPTERS=escape tangle
+rm -f "$tmp/book/chapters/extra.nw"
+for ch in one two; do
+    printf '# Chapter %s\n\n<<%s.cu>>=\nint main() {\n    <<shared-label>>\n}\n@\n<<shared-label>>=\nreturn 0;\n@\n' \
+        "$ch" "$ch" >"$tmp/book/chapters/$ch.nw"
+done
+printf 'shared-label\tone\n' >"$tmp/book/chapters/labels.tsv"
+KEEP=1 expect_error "make rejects a label defined in two chapters" \
+    "chapters/two.nw:8: snippet label shared-label is already defined at chapters/one.nw:8" \
+    CHAPTERS="escape one two" tangle html
+# A published label that disappears fails the build; retired with a
+# replacement, its anchor still resolves to a note linking there.
+rm -f "$tmp/book/chapters/two.nw"
+sed -i 's/shared-label/renamed-label/g' "$tmp/book/chapters/one.nw"
+KEEP=1 expect_error "make rejects a published label that disappeared" \
+    "published label shared-label is no longer defined in chapters/one.nw" \
+    CHAPTERS="escape one" tangle html
+printf 'shared-label\tone\trenamed-label\nrenamed-label\tone\n' >"$tmp/book/chapters/labels.tsv"
+if make -s -C "$tmp/book" CHAPTERS="escape one" tangle html >"$tmp/out" 2>&1 &&
+   grep -q '<p class="retired" id="shared-label">.*href="#renamed-label"' "$tmp/book/build/html/one.html"; then
+    pass "a retired label resolves to a note linking its replacement"
+else
+    fail "a retired label resolves to a note linking its replacement" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
 exit $failed

@@ -12,7 +12,7 @@
  *                                    label defined is published
  *
  * Each META is build/meta/CHAPTER.tsv as nwlint wrote it, given in book
- * order. Every subcommand checks that no snippet label is defined in two
+ * order. `registry` also checks that no snippet label is defined in two
  * chapters: a label is a public name and must resolve to one place.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -79,33 +79,6 @@ static int read_meta(const char *path, struct chapter *ch) {
         ch->title = nw_xstrdup(ch->name);
     }
     return 0;
-}
-
-static int labels_unique(const struct chapter *chs, size_t n) {
-    int status = 0;
-    for (size_t i = 0; i < n; ++i) {
-        for (size_t r = 0; r < chs[i].n; ++r) {
-            if (strcmp(chs[i].recs[r].kind, "label") != 0) {
-                continue;
-            }
-            for (size_t j = 0; j < i; ++j) {
-                for (size_t s = 0; s < chs[j].n; ++s) {
-                    if (strcmp(chs[j].recs[s].kind, "label") == 0 &&
-                        strcmp(chs[j].recs[s].a, chs[i].recs[r].a) == 0) {
-                        fprintf(stderr,
-                                "chapters/%s.nw:%s: snippet label <<%s>> is "
-                                "already defined at chapters/%s.nw:%s; a "
-                                "label names one chunk in the whole book\n",
-                                chs[i].name, chs[i].recs[r].b,
-                                chs[i].recs[r].a, chs[j].name,
-                                chs[j].recs[s].b);
-                        status = 1;
-                    }
-                }
-            }
-        }
-    }
-    return status;
 }
 
 /* A YAML double-quoted scalar. */
@@ -255,6 +228,21 @@ static int cmd_registry(const char *path, char **metas, int n) {
     for (int i = 0; i < n && status == 0; ++i) {
         status = nw_labels_from_meta(&defined, metas[i]) != 0;
     }
+    for (size_t i = 0; i < defined.n && status == 0; ++i) {
+        for (size_t j = 0; j < i; ++j) {
+            if (strcmp(defined.v[i].label, defined.v[j].label) == 0) {
+                fprintf(stderr,
+                        "chapters/%s.nw:%ld: snippet label %s is already "
+                        "defined at chapters/%s.nw:%ld; a label names one "
+                        "chunk in the whole book\n",
+                        defined.v[i].chapter, defined.v[i].line,
+                        defined.v[i].label, defined.v[j].chapter,
+                        defined.v[j].line);
+                status = 1;
+                break;
+            }
+        }
+    }
     for (size_t i = 0; i < reg.n && status == 0; ++i) {
         const struct nw_label *r = &reg.v[i];
         const struct nw_label *d = nw_labels_find(&defined, r->label);
@@ -328,8 +316,7 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    status = labels_unique(chs, n);
-    if (status == 0) {
+    {
         if (strcmp(cmd, "nav") == 0) {
             status = cmd_nav(argv[2], chs, n);
         } else if (strcmp(cmd, "index") == 0) {

@@ -8,7 +8,9 @@
  * misspelled name), a kernel launch written <<< where noweb needs @<<<, a
  * file root of a type the book does not build, a chunk that includes
  * itself, a name that is neither a label nor a phrase, a chapter with no
- * title or no code, and text that is not UTF-8.
+ * title or no code, a malformed chunk header, a line over 64 KiB, and text
+ * that is not UTF-8. Where markup itself failed (it says why on stderr),
+ * nwlint only fails.
  *
  * On success it prints the chapter's description, one tab-separated record
  * a line:
@@ -22,6 +24,8 @@
 #include <string.h>
 
 #define MAX_ERRORS 20
+#define MAX_LINE 65536
+#define MAX_LINE_TEXT "65536"
 
 struct lint {
     const struct nw_doc *doc;
@@ -186,6 +190,20 @@ static void check_names(struct lint *l) {
     }
 }
 
+/* Is everything on item j's line before it blank? */
+static int blank_so_far(const struct nw_chunk *c, size_t j) {
+    while (j > 0) {
+        const struct nw_item *p = &c->items[--j];
+        if (p->kind == NW_NL) {
+            return 1;
+        }
+        if (p->kind != NW_TEXT || p->s[strspn(p->s, " \t")] != '\0') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void check_items(struct lint *l, int *title_seen) {
     const struct nw_doc *doc = l->doc;
     for (size_t i = 0; i < doc->n; ++i) {
@@ -197,6 +215,24 @@ static void check_items(struct lint *l, int *title_seen) {
                        "text that is not UTF-8; save the chapter as UTF-8%s%s",
                        "", "");
                 continue;
+            }
+            if (it->s != NULL && strlen(it->s) > MAX_LINE) {
+                char len[32];
+                snprintf(len, sizeof len, "%zu", strlen(it->s));
+                report(l, it->line,
+                       "a line of %s bytes; the book takes lines of up to "
+                       "%s bytes",
+                       len, MAX_LINE_TEXT);
+                continue;
+            }
+            if (it->kind == NW_TEXT && c->is_code && blank_so_far(c, j) &&
+                strncmp(it->s + strspn(it->s, " \t"), "<<", 2) == 0 &&
+                strncmp(it->s + strspn(it->s, " \t"), "<<<", 3) != 0) {
+                /* (An escaped launch, @<<<, reads as text "<<<".) */
+                report(l, it->line,
+                       "malformed chunk header or reference '%s'; a header is "
+                       "<<name>>= alone on a line%s",
+                       it->s + strspn(it->s, " \t"), "");
             }
             if (it->kind == NW_TEXT && !c->is_code && !*title_seen) {
                 const char *s = it->s;
@@ -237,7 +273,9 @@ int main(int argc, char **argv) {
     struct nw_doc doc;
     char err[1024];
     if (nw_read(stdin, &doc, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
+        if (err[0] != '\0') {
+            fprintf(stderr, "%s\n", err);
+        }
         nw_free(&doc);
         return 1;
     }

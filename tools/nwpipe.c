@@ -147,7 +147,9 @@ int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen) {
                 line = n;
             }
         } else if (keyword(buf, "@fatal", &rest)) {
-            status = fail(err, errlen, doc->file, line, "noweb: %s", rest);
+            /* markup has said what is wrong on stderr already. */
+            status = -1;
+            err[0] = '\0';
             break;
         }
         /* Other keywords (@index, @xref, @language, ...) are not needed. */

@@ -2,7 +2,7 @@
 # The built book: labels, anchors and links on every page, escaping, the
 # #line mapping of compile errors, and the bad inputs through the real build.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 B=${B:-build}
 read -r -a chapters <<<"${CHAPTERS:?}"

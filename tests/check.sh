@@ -4,7 +4,7 @@
 # detail (a diff) on other lines; this script passes those through and
 # closes with "N passed, N failed, N skipped".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 export B=${B:-build}
 export LANG=C LC_ALL=C
 

@@ -2,7 +2,7 @@
 # The book's C tools, built with AddressSanitizer and UndefinedBehavior-
 # Sanitizer, on the corpus of broken chapters and on every real chapter.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 B=${B:-build}
 MARKUP=${NOWEB_LIB:-/usr/lib/noweb}/markup
@@ -10,10 +10,11 @@ asan=$B/asan
 mkdir -p "$asan"
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-san="-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+san=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
+     -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
 for t in nwlint nwmark nwweave nwlinks nwindex evmd; do
-    if ${CC:-cc} $san -o "$asan/$t" "tools/$t.c" tools/nwpipe.c 2>"$asan/$t.log"; then
+    if "${CC:-cc}" "${san[@]}" -o "$asan/$t" "tools/$t.c" tools/nwpipe.c 2>"$asan/$t.log"; then
         pass "build $t with ASan and UBSan"
     else
         fail "build $t with ASan and UBSan" "$(head -1 "$asan/$t.log")"

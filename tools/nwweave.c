@@ -304,7 +304,9 @@ int main(int argc, char **argv) {
     struct nw_doc doc;
     char err[1024];
     if (nw_read(stdin, &doc, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
+        if (err[0] != '\0') {
+            fprintf(stderr, "%s\n", err);
+        }
         nw_free(&doc);
         return 1;
     }

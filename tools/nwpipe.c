@@ -114,12 +114,22 @@ int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen) {
             }
             cur = new_chunk(doc, strncmp(rest, "code", 4) == 0);
         } else if (keyword(buf, "@end", &rest)) {
+            if (cur != NULL && cur->is_code && cur->name == NULL) {
+                status = fail(err, errlen, doc->file, line,
+                              "malformed pipeline: a code chunk without @defn");
+                break;
+            }
             cur = NULL;
         } else if (cur == NULL) {
             /* Keywords between chunks (@language, @index, ...) carry
              * nothing the book uses. */
             continue;
         } else if (keyword(buf, "@defn", &rest)) {
+            if (cur->name != NULL) {
+                status = fail(err, errlen, doc->file, line,
+                              "malformed pipeline: two @defn in one chunk");
+                break;
+            }
             cur->name = nw_xstrdup(rest);
             cur->line = line;
             int pieces = 0;
@@ -153,6 +163,10 @@ int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen) {
             break;
         }
         /* Other keywords (@index, @xref, @language, ...) are not needed. */
+    }
+    if (status == 0 && cur != NULL && cur->is_code && cur->name == NULL) {
+        status = fail(err, errlen, doc->file, line,
+                      "malformed pipeline: a code chunk without @defn");
     }
     if (status == 0 && ferror(in)) {
         status = fail(err, errlen, doc->file, 0, "cannot read the pipeline");

@@ -1,0 +1,877 @@
+#!/bin/sh
+# The transcript check's tests: tools/tcheck.c built with AddressSanitizer
+# and UndefinedBehaviorSanitizer, driven directly and through
+# tools/progcheck.sh and tools/bundle.mk.
+#
+# usage: sh tests/tcheck/run.sh
+#
+# The perturbation tests take any (expectation, transcript) pair: they run
+# over the pairs of fixtures/ and over every pair under evidence/ (an
+# expectation with no transcript yet is paired with a transcript made by
+# filling its holes). One line per case, "PASS name" or "FAIL name: why",
+# then "N passed, N failed"; exit status 1 if any case failed. No set -e:
+# a tool that misbehaves fails the cases it spoils, and the rest still run.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+fixtures=$here/fixtures
+export LC_ALL=C LANG=C
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tcheck-tests.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+san=$work/san
+mkdir -p "$san" "$work/tools" "$work/bin"
+export ASAN_OPTIONS="log_path=$san/asan:detect_leaks=1"
+export UBSAN_OPTIONS="log_path=$san/ubsan:halt_on_error=1:print_stacktrace=1"
+
+CC=${CC:-cc}
+SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer"
+# shellcheck disable=SC2086 # SANITIZE is a list of flags
+if ! $CC -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 $SANITIZE \
+    -o "$work/tools/tcheck" "$root/tools/tcheck.c"; then
+    echo "FAIL build: tools/tcheck.c does not build with $CC and the sanitizers"
+    exit 1
+fi
+TC=$work/tools/tcheck
+PC="$root/tools/progcheck.sh"
+
+npass=0
+nfail=0
+
+# result NAME STATUS WHY: STATUS 0 passes. A sanitizer report fails the case.
+result() {
+    if [ -n "$(ls -A "$san")" ]; then
+        set -- "$1" 1 "sanitizer report: $(grep -h -m 1 -E 'ERROR|runtime error' "$san"/* | head -n 1)"
+        sed 's/^/    /' "$san"/* | head -n 30
+        rm -f "$san"/*
+    fi
+    if [ "$2" -eq 0 ]; then
+        echo "PASS $1"
+        npass=$((npass + 1))
+    else
+        echo "FAIL $1: $3"
+        nfail=$((nfail + 1))
+    fi
+}
+
+# run RC_VAR CMD...: run CMD with stdout to $work/o, stderr to $work/e.
+run() {
+    rc=0
+    "$@" >"$work/o" 2>"$work/e" || rc=$?
+}
+
+# The output recorded in a transcript: every line after the separator.
+body() {
+    awk 'f { print; next } $0 == "--- output ---" { f = 1 }' "$1"
+}
+
+# Normalised text, as tcheck reads it.
+norm() {
+    awk '{ sub(/[ \t\r]+$/, ""); print }' "$1"
+}
+
+# edit FILE LINE COL LEN NEW: FILE with LEN bytes at LINE:COL made NEW.
+edit() {
+    awk -v l="$2" -v c="$3" -v n="$4" -v s="$5" \
+        'NR == l { $0 = substr($0, 1, c - 1) s substr($0, c + n) } { print }' "$1"
+}
+
+# A fake gpuinfo: the lines of $FAKE_GPUINFO, or a failure.
+cat >"$work/tools/fake-gpuinfo" <<'EOF'
+#!/bin/sh
+if [ -n "${FAKE_NO_GPU:-}" ]; then
+    echo "no CUDA device (cudaErrorNoDevice: no CUDA-capable device is detected)" >&2
+    exit 1
+fi
+cat "$FAKE_GPUINFO"
+EOF
+# A stand-in for a book program: prints $MOCK_OUT, exits $MOCK_STATUS.
+cat >"$work/mock-prog" <<'EOF'
+#!/bin/sh
+cat "$MOCK_OUT"
+if [ -n "${MOCK_ERR:-}" ]; then
+    echo "check: something went wrong" >&2
+    echo "$MOCK_ERR" >&2
+fi
+exit "${MOCK_STATUS:-0}"
+EOF
+# A stand-in nvcc: a version, and "compiling" copies a shell script.
+cat >"$work/fake-nvcc" <<'EOF'
+#!/bin/sh
+if [ "${1:-}" = --version ]; then
+    echo "nvcc: NVIDIA (R) Cuda compiler driver"
+    echo "Cuda compilation tools, release 13.0, V13.0.88"
+    exit 0
+fi
+out= src=
+while [ $# -gt 0 ]; do
+    case $1 in
+        -o) out=$2; shift ;;
+        *.c) src=gpuinfo ;;
+        *.cu) src=$1 ;;
+    esac
+    shift
+done
+if [ "$src" = gpuinfo ]; then
+    printf '#!/bin/sh\nexec "%s"\n' "$FAKE_GPUINFO_PROG" >"$out"
+else
+    cp "$src" "$out"
+fi
+chmod +x "$out"
+EOF
+chmod +x "$work/tools/fake-gpuinfo" "$work/mock-prog" "$work/fake-nvcc"
+
+# header FILE PROG GPU: a transcript header for tests.
+header() {
+    cat >"$1" <<EOF
+program: $2
+date: 2026-01-31T12:00:00Z
+gpu: $3
+compute capability: 7.5
+sms: 40
+driver: 580.00 (CUDA 13.0)
+runtime: 13.0
+nvcc: release 13.0, V13.0.88
+compile: nvcc -std=c++17 -O3 -arch=sm_75 -o $2 $2.cu
+commit: 0123abc
+EOF
+}
+
+# ---------------------------------------------------------------------
+# Matching, case by case: m NAME PATTERN LINE WANT (0 match, 1 not)
+
+m() {
+    printf '%s\n' "$2" >"$work/m.expect"
+    printf '%s\n' "$3" >"$work/m.out"
+    run "$TC" check "$work/m.expect" "$work/none" "$work/m.out" 0
+    [ "$rc" -eq 3 ] && rc=0 # a device line with no transcript: a warning
+    if [ "$rc" -eq "$4" ]; then
+        result "match/$1" 0
+    else
+        result "match/$1" 1 "'$2' against '$3': exit $rc, wanted $4"
+    fi
+}
+
+m literal 'total 12500000' 'total 12500000' 0
+m literal-differs 'total 12500000' 'total 12500001' 1
+m line-whole 'total 1' 'total 12' 1
+m ms '{{ms}} ms' '0.240 ms' 0
+m ms-whole '{{ms}} ms' '12 ms' 0
+m ms-exponent '{{ms}}' '1.5e-03' 0
+m ms-unsigned '{{ms}} ms' '-0.2 ms' 1
+m ms-word '{{ms}} ms' 'fast ms' 1
+m float-signed '{{float}}' '-3' 0
+m float-exponent '{{float}}' '1e-05' 0
+m float-leading-dot '{{float}}' '.5' 0
+m float-nan '{{float}}' 'nan' 1
+m float-inf '{{float}}' 'inf' 1
+m float-trailing-dot '{{float}}.' '5.' 0
+m float-longest '{{float}}x' '1.25x' 0
+m float-e-literal '{{float}}e' '2.5e' 0
+m int '{{int}} items' '42 items' 0
+m int-negative '{{int}}' '-7' 0
+m int-fraction '{{int}}' '1.5' 1
+m int-longest-no-backtrack '{{int}}5' '1235' 1
+m blanks-zero 'x   {{int}}   y' 'x42y' 0
+m blanks-many 'x {{int}} y' 'x        42      y' 0
+m blanks-only-near-holes 'a b {{int}}' 'a  b 1' 1
+m column 'hillis-steele      {{ms}}   {{float}}' 'hillis-steele 1.234 213.3' 0
+m gpu 'GPU: {{gpu}} (compute capability {{device}}), {{device}} SMs' \
+    'GPU: NVIDIA H200 (compute capability 9.0), 132 SMs' 0
+m gpu-nonempty 'GPU: {{gpu}}!' 'GPU: !' 1
+m device-shortest '{{device}} / {{device}}' 'a / b / c' 0
+m device-any-text 'memory: {{device}}' 'memory: 15 GiB (ECC on)' 0
+m not-a-hole 'literal {{{{x}}' 'literal {{{{x}}' 0
+m unknown-hole-literal 'a {{foo}}' 'a 42' 1
+m trailing-blanks 'done' 'done   ' 0
+m crlf 'done' "$(printf 'done\r')" 0
+
+# Device holes separated by little: a non-matching line stays cheap.
+printf '%s\n' '{{device}} {{device}} {{device}} {{device}} {{device}} x' >"$work/m.expect"
+awk 'BEGIN { for (i = 0; i < 400; i++) printf "a "; print "y" }' >"$work/m.out"
+if command -v timeout >/dev/null 2>&1; then
+    run timeout 20 "$TC" check "$work/m.expect" "$work/none" "$work/m.out" 0
+else
+    run "$TC" check "$work/m.expect" "$work/none" "$work/m.out" 0
+fi
+[ "$rc" -eq 1 ] && rc=0 || rc=1
+result match/many-device-holes-stay-cheap "$rc" "exit $rc (124: still matching after 20 s)"
+
+# The slug that names a transcript after its GPU.
+sl() {
+    run "$TC" slug "$1"
+    [ "$rc" -eq 0 ] && [ "$(cat "$work/o")" = "$2" ] && rc=0 || rc=1
+    result "slug/$2" "$rc" "'$1' gave '$(cat "$work/o")', wanted '$2'"
+}
+sl "NVIDIA H200" nvidia-h200
+sl "Tesla T4" tesla-t4
+sl "NVIDIA GeForce RTX 3060" nvidia-geforce-rtx-3060
+sl "  NVIDIA  A100-SXM4-40GB (MIG 1g.5gb) " nvidia-a100-sxm4-40gb-mig-1g-5gb
+run "$TC" slug "(--)"
+[ "$rc" -eq 2 ] && rc=0 || rc=1
+result slug/empty-refused "$rc" "exit $rc"
+
+# ---------------------------------------------------------------------
+# The perturbation tests, for one (expectation, transcript) pair
+
+pair_tests() {
+    pn=$1
+    pd=$work/pair
+    rm -rf "$pd"
+    mkdir -p "$pd/ev" "$pd/var"
+    prog=$(basename "$2" .expect)
+    gpu=$(sed -n 's/^gpu: //p' "$3" | head -n 1)
+    slug=$("$TC" slug "$gpu")
+    E=$pd/ev/$prog.expect
+    D=$pd/ev/$prog
+    mkdir -p "$D"
+    cp "$2" "$E"
+    cp "$3" "$D/$slug.txt"
+    body "$3" >"$pd/out"
+    nl=$(wc -l <"$pd/out")
+
+    run "$TC" lint "$E" "$D/$slug.txt"
+    result "$pn/lint" "$rc" "tcheck lint: $(head -n 1 "$work/o")$(head -n 1 "$work/e")"
+
+    run "$TC" check "$E" "$D" "$pd/out" 0
+    result "$pn/identical" "$rc" "exit $rc: $(head -n 3 "$work/o" | tr '\n' ' ')"
+
+    # Every character of every literal line, changed: fails, naming the line.
+    lits=$(awk '!/\{\{(ms|float|int|gpu|device)\}\}/ { printf "%d ", NR }' "$E")
+    awk -v dir="$pd/var" -v lits="$lits" '
+        BEGIN { n = split(lits, a, " "); for (i = 1; i <= n; i++) lit[a[i]] = 1 }
+        { line[NR] = $0 }
+        END {
+            for (l = 1; l <= NR; l++) {
+                if (!(l in lit)) continue
+                len = length(line[l])
+                for (c = 1; c <= len; c++) {
+                    ch = substr(line[l], c, 1)
+                    r = ch == "#" ? "@" : "#"
+                    f = dir "/" l "-" c
+                    for (k = 1; k <= NR; k++)
+                        print (k == l ? substr(line[l], 1, c - 1) r substr(line[l], c + 1) : line[k]) > f
+                    close(f)
+                }
+            }
+        }' "$pd/out"
+    bad=
+    nvar=0
+    for f in "$pd/var"/*; do
+        [ -f "$f" ] || continue
+        nvar=$((nvar + 1))
+        l=${f##*/}
+        l=${l%-*}
+        run "$TC" check "$E" "$D" "$f" 0
+        if [ "$rc" -ne 1 ] || ! grep -q "^$E:$l: " "$work/o"; then
+            bad="${bad:+$bad, }${f##*/} (exit $rc)"
+        fi
+        rm -f "$f"
+    done
+    result "$pn/literal-characters" "$([ -z "$bad" ] && echo 0 || echo 1)" \
+        "changed characters that passed or named no line, as LINE-COLUMN: $bad"
+    [ "$nvar" -gt 0 ] || echo "    ($pn has no literal characters to change)"
+
+    # Every measured value: another number passes, a word fails.
+    "$TC" values "$E" "$pd/out" >"$pd/values"
+    bad_num=
+    bad_word=
+    bad_dev=
+    bad_gpu=
+    while IFS="$(printf '\t')" read -r vl vc vn vk vv; do
+        case $vk in
+            ms) new=98765.4321 ;;
+            float) new=-1.5e+07 ;;
+            int) new=-98765 ;;
+            device) new=CHANGED ;;
+            gpu) new="Other Card 9" ;;
+        esac
+        [ "$vv" = "$new" ] && new=7
+        edit "$pd/out" "$vl" "$vc" "$vn" "$new" >"$pd/v"
+        run "$TC" check "$E" "$D" "$pd/v" 0
+        case $vk in
+            ms | float | int)
+                [ "$rc" -eq 0 ] || bad_num="${bad_num:+$bad_num, }$vl:$vc $vv->$new (exit $rc)"
+                edit "$pd/out" "$vl" "$vc" "$vn" fast >"$pd/v"
+                run "$TC" check "$E" "$D" "$pd/v" 0
+                [ "$rc" -eq 1 ] || bad_word="${bad_word:+$bad_word, }$vl:$vc (exit $rc)"
+                ;;
+            device)
+                if [ "$rc" -ne 1 ] || ! grep -q 'device line differs' "$work/o"; then
+                    bad_dev="${bad_dev:+$bad_dev, }$vl:$vc (exit $rc)"
+                fi
+                ;;
+            gpu)
+                if [ "$rc" -ne 3 ] || ! grep -q "^PASS (warning: no transcript for $new" "$work/o"; then
+                    bad_gpu="${bad_gpu:+$bad_gpu, }$vl:$vc (exit $rc)"
+                fi
+                ;;
+        esac
+    done <"$pd/values"
+    nmeasured=$(awk -F '\t' '$4 == "ms" || $4 == "float" || $4 == "int"' "$pd/values" | wc -l)
+    result "$pn/measured-number-passes" "$([ -z "$bad_num" ] && echo 0 || echo 1)" "$bad_num"
+    result "$pn/measured-word-fails" "$([ -z "$bad_word" ] && echo 0 || echo 1)" "$bad_word"
+    result "$pn/device-value-differs-fails" "$([ -z "$bad_dev" ] && echo 0 || echo 1)" "$bad_dev"
+    result "$pn/other-gpu-warns" "$([ -z "$bad_gpu" ] && echo 0 || echo 1)" "$bad_gpu"
+
+    # A missing line, an extra line, a reordered line: each fails.
+    bad=
+    l=1
+    while [ "$l" -le "$nl" ]; do
+        awk -v l="$l" 'NR != l' "$pd/out" >"$pd/v"
+        run "$TC" check "$E" "$D" "$pd/v" 0
+        [ "$rc" -eq 1 ] || bad="${bad:+$bad, }$l (exit $rc)"
+        l=$((l + 1))
+    done
+    result "$pn/missing-line-fails" "$([ -z "$bad" ] && echo 0 || echo 1)" "removed lines that passed: $bad"
+    bad=
+    l=0
+    while [ "$l" -le "$nl" ]; do
+        awk -v l="$l" 'l == 0 && NR == 1 { print "an unexpected line" } { print } NR == l { print "an unexpected line" }' \
+            "$pd/out" >"$pd/v"
+        run "$TC" check "$E" "$D" "$pd/v" 0
+        [ "$rc" -eq 1 ] || bad="${bad:+$bad, }$l (exit $rc)"
+        l=$((l + 1))
+    done
+    result "$pn/extra-line-fails" "$([ -z "$bad" ] && echo 0 || echo 1)" "lines added after these that passed: $bad"
+    bad=
+    nmoves=0
+    for l in $lits; do
+        # the literal line l swapped with the next line, and moved to the end
+        awk -v l="$l" 'NR == l { held = $0; next } { print } NR == l + 1 { print held } END { if (l == NR) print held }' \
+            "$pd/out" >"$pd/v1"
+        awk -v l="$l" 'NR == l { held = $0; next } { print } END { print held }' "$pd/out" >"$pd/v2"
+        for v in "$pd/v1" "$pd/v2"; do
+            cmp -s "$v" "$pd/out" && continue
+            nmoves=$((nmoves + 1))
+            run "$TC" check "$E" "$D" "$v" 0
+            [ "$rc" -eq 1 ] || bad="${bad:+$bad, }line $l (exit $rc)"
+        done
+    done
+    result "$pn/reordered-line-fails" "$([ -z "$bad" ] && echo 0 || echo 1)" "moves that passed: $bad"
+
+    # Normalising: CRLF, trailing blanks, no final newline.
+    awk '{ printf "%s \t \r\n", $0 }' "$pd/out" >"$pd/v"
+    run "$TC" check "$E" "$D" "$pd/v" 0
+    result "$pn/crlf-and-trailing-blanks-pass" "$rc" "exit $rc: $(head -n 3 "$work/o" | tr '\n' ' ')"
+    awk 'NR > 1 { printf "\n" } { printf "%s", $0 }' "$pd/out" >"$pd/v"
+    run "$TC" check "$E" "$D" "$pd/v" 0
+    result "$pn/no-final-newline-passes" "$rc" "exit $rc"
+
+    # The exit status.
+    run "$TC" check "$E" "$D" "$pd/out" 1
+    [ "$rc" -eq 1 ] && [ "$(head -n 1 "$work/o")" = "FAIL: exit status 1" ] && rc=0 || rc=1
+    result "$pn/nonzero-exit-fails" "$rc" "$(head -n 1 "$work/o")"
+
+    # pending: unchanged output keeps the expectation as it is; a changed
+    # output keeps the holes of the lines that still match.
+    run "$TC" pending "$E" "$pd/out"
+    norm "$E" >"$pd/norm"
+    [ "$rc" -eq 0 ] && cmp -s "$work/o" "$pd/norm" && rc=0 || rc=1
+    result "$pn/pending-unchanged" "$rc" "tcheck pending changed the expectation of an identical output"
+    first_lit=$(echo "$lits" | awk '{ print $1 }')
+    first_val=$(awk -F '\t' '$4 == "ms" || $4 == "float" || $4 == "int" { print; exit }' "$pd/values")
+    if [ -n "$first_lit" ]; then
+        cp "$pd/out" "$pd/v"
+        if [ -n "$first_val" ]; then
+            echo "$first_val" | {
+                IFS="$(printf '\t')" read -r vl vc vn _ _
+                edit "$pd/out" "$vl" "$vc" "$vn" 31337
+            } >"$pd/v"
+        fi
+        norm "$pd/v" | awk -v l="$first_lit" 'NR == l { $0 = $0 " (changed)" } { print }' >"$pd/v2"
+        run "$TC" pending "$E" "$pd/v2"
+        cp "$work/o" "$pd/pending"
+        prc=$rc
+        awk -v l="$first_lit" 'NR == l { $0 = $0 " (changed)" } { print }' "$pd/norm" >"$pd/want"
+        mkdir -p "$pd/empty"
+        run "$TC" check "$pd/pending" "$pd/empty" "$pd/v2" 0
+        [ "$rc" -eq 3 ] && rc=0
+        [ "$prc" -eq 1 ] && cmp -s "$pd/pending" "$pd/want" && [ "$rc" -eq 0 ] && rc=0 || rc=1
+        result "$pn/pending-keeps-holes" "$rc" "pending exit $prc; $(diff "$pd/want" "$pd/pending" | head -n 4 | tr '\n' ' ')"
+    fi
+
+    # compare: one row per measured value, all 1.00 against itself.
+    run "$TC" compare "$E" "$D/$slug.txt" "$pd/out"
+    rows=$(awk 'NR > 2 && $1 ~ /^[0-9]+$/' "$work/o" | wc -l)
+    odd=$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ && $NF != "1.00" && $NF != "-"' "$work/o" | wc -l)
+    [ "$rc" -eq 0 ] && [ "$rows" -eq "$nmeasured" ] && [ "$odd" -eq 0 ] && rc=0 || rc=1
+    result "$pn/compare" "$rc" "exit $rc, $rows rows for $nmeasured values, $odd not 1.00"
+
+    # The same pair through progcheck.sh, with a stand-in program and GPU.
+    pc_tests "$pn" "$prog" "$3"
+}
+
+# pc_tests NAME PROG TRANSCRIPT: check, verify, record, accept, compare,
+# lint of one program whose output is the transcript's.
+pc_tests() {
+    pn=$1
+    pp=$2
+    pr=$work/pc
+    rm -rf "$pr"
+    mkdir -p "$pr/bin" "$pr/ev/$pp"
+    cp "$work/pair/ev/$pp.expect" "$pr/ev/"
+    cp "$work/pair/ev/$pp"/*.txt "$pr/ev/$pp/"
+    cp "$work/mock-prog" "$pr/bin/$pp"
+    body "$3" >"$pr/out"
+    sed -n '3,7p' "$3" >"$pr/gpuinfo"
+    export MOCK_OUT="$pr/out" FAKE_GPUINFO="$pr/gpuinfo"
+    export TOOLS="$work/tools" BIN="$pr/bin" EVIDENCE="$pr/ev" GPUINFO="$work/tools/fake-gpuinfo"
+    export NVCC="$work/fake-nvcc" COMMIT=0123abc
+    export "COMPILE_LINE_$(printf '%s' "$pp" | tr -c 'A-Za-z0-9_' '_')=nvcc -std=c++17 -O3 -arch=sm_75 -o $pp $pp.cu"
+
+    run sh "$PC" --count check "$pp"
+    [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] &&
+        [ "$(tail -n 1 "$work/o")" = "1 passed, 0 failed, 0 skipped" ] && rc=0 || rc=1
+    result "$pn/progcheck-check-passes" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')$(cat "$work/e")"
+
+    run sh "$PC" verify "$pp" "$pr/out"
+    [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] && rc=0 || rc=1
+    result "$pn/progcheck-verify-passes" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
+    awk 'NR == 1 { $0 = $0 "!" } { print }' "$pr/out" >"$pr/student"
+    run sh "$PC" verify "$pp" "$pr/student"
+    [ "$rc" -eq 1 ] && head -n 1 "$work/o" | grep -q "^FAIL $pp: 1 differing line$" && rc=0 || rc=1
+    result "$pn/progcheck-verify-fails" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
+
+    MOCK_STATUS=77 MOCK_ERR="needs 16 GiB of device memory, this card has 15" run sh "$PC" check "$pp"
+    [ "$rc" -eq 0 ] && [ "$(cat "$work/o")" = "SKIP $pp: needs 16 GiB of device memory, this card has 15" ] && rc=0 || rc=1
+    result "$pn/progcheck-exit-77-skips" "$rc" "$(head -n 1 "$work/o")"
+
+    MOCK_STATUS=1 MOCK_ERR="scan: 3 results differ from the CPU reference" run sh "$PC" check "$pp"
+    [ "$rc" -eq 1 ] && [ "$(head -n 1 "$work/o")" = "FAIL $pp: exit status 1" ] &&
+        grep -q "3 results differ" "$work/o" && rc=0 || rc=1
+    result "$pn/progcheck-exit-1-fails" "$rc" "$(head -n 1 "$work/o")"
+
+    FAKE_NO_GPU=1 run sh "$PC" --count check "$pp"
+    [ "$rc" -eq 0 ] && head -n 1 "$work/o" | grep -q "^SKIP $pp: no CUDA device" && rc=0 || rc=1
+    result "$pn/progcheck-no-gpu-skips" "$rc" "$(head -n 1 "$work/o")"
+
+    GPUINFO="$pr/none" NVCC="$pr/no-nvcc" run sh "$PC" check "$pp"
+    [ "$rc" -eq 0 ] && head -n 1 "$work/o" | grep -q "^SKIP $pp: no nvcc" && rc=0 || rc=1
+    result "$pn/progcheck-no-nvcc-skips" "$rc" "$(head -n 1 "$work/o")"
+
+    run sh "$PC" compare "$pp"
+    [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] && rc=0 || rc=1
+    result "$pn/progcheck-compare" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
+
+    # record: new measured values; nothing under evidence/ changes but the
+    # pending transcript; accept puts it in place; all still checks.
+    cp -R "$pr/ev" "$pr/ev.before"
+    first_val=$(awk -F '\t' '$4 == "ms" || $4 == "float" || $4 == "int" { print; exit }' "$work/pair/values")
+    cp "$pr/out" "$pr/new"
+    if [ -n "$first_val" ]; then
+        echo "$first_val" | {
+            IFS="$(printf '\t')" read -r vl vc vn _ _
+            edit "$pr/out" "$vl" "$vc" "$vn" 4242
+        } >"$pr/new"
+    fi
+    MOCK_OUT="$pr/new" run sh "$PC" record "$pp"
+    tslug=$(cd "$pr/ev.before/$pp" && echo *.txt)
+    [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] &&
+        [ -f "$pr/ev/$pp/$tslug.pending" ] && [ ! -f "$pr/ev/$pp.expect.pending" ] &&
+        diff -r -x '*.pending' "$pr/ev.before" "$pr/ev" >/dev/null && rc=0 || rc=1
+    result "$pn/progcheck-record-writes-pending-only" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')$(find "$pr/ev" | tr '\n' ' ')"
+
+    run sh "$PC" accept "$pp"
+    [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] &&
+        [ ! -f "$pr/ev/$pp/$tslug.pending" ] && body "$pr/ev/$pp/$tslug" | cmp -s - "$pr/new" && rc=0 || rc=1
+    result "$pn/progcheck-accept-round-trip" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
+
+    MOCK_OUT="$pr/new" run sh "$PC" check "$pp"
+    [ "$rc" -eq 0 ] && rc2=0 || rc2=1
+    run sh "$PC" lint "$pp"
+    [ "$rc2" -eq 0 ] && [ "$rc" -eq 0 ] && [ "$(cat "$work/o")" = "PASS $pp" ] && rc=0 || rc=1
+    result "$pn/progcheck-lint-after-accept" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
+
+    unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT
+}
+
+# The fixtures' pairs: transcripts made from their outputs.
+for fx in "$fixtures"/*.expect; do
+    fp=$(basename "$fx" .expect)
+    gpu=$(awk 'match($0, /^GPU: .* \(compute/) { print substr($0, 6, RLENGTH - 14); exit }' "$fixtures/$fp.out")
+    header "$work/h" "$fp" "${gpu:-Fixture GPU X1}"
+    "$TC" transcript "$work/h" "$fixtures/$fp.out" >"$work/$fp.txt"
+    pair_tests "fixture/$fp" "$fx" "$work/$fp.txt"
+done
+
+# Every pair under evidence/; an expectation alone is paired with its holes
+# filled.
+for ex in "$root"/evidence/*.expect; do
+    [ -f "$ex" ] || continue
+    ep=$(basename "$ex" .expect)
+    found=0
+    for et in "$root/evidence/$ep"/*.txt; do
+        [ -f "$et" ] || continue
+        found=1
+        pair_tests "evidence/$ep/$(basename "$et" .txt)" "$ex" "$et"
+    done
+    if [ "$found" -eq 0 ]; then
+        sed -e 's/{{ms}}/1.25/g' -e 's/{{float}}/-2.5/g' -e 's/{{int}}/42/g' \
+            -e 's/{{gpu}}/Synthetic GPU/g' -e 's/{{device}}/7/g' "$ex" >"$work/synth.out"
+        header "$work/h" "$ep" "Synthetic GPU"
+        "$TC" transcript "$work/h" "$work/synth.out" >"$work/synth.txt"
+        pair_tests "evidence/$ep/holes-filled" "$ex" "$work/synth.txt"
+    fi
+done
+
+# ---------------------------------------------------------------------
+# progcheck.sh on the demo fixture: what a pair cannot show
+
+fx_setup() {
+    fr=$work/fx
+    rm -rf "$fr"
+    mkdir -p "$fr/bin" "$fr/ev/demo"
+    cp "$fixtures/demo.expect" "$fr/ev/"
+    header "$work/h" demo "Fixture GPU X1"
+    "$TC" transcript "$work/h" "$fixtures/demo.out" >"$fr/ev/demo/fixture-gpu-x1.txt"
+    cp "$work/mock-prog" "$fr/bin/demo"
+    sed -n '3,7p' "$work/h" >"$fr/gpuinfo"
+    export MOCK_OUT="$fixtures/demo.out" FAKE_GPUINFO="$fr/gpuinfo"
+    export TOOLS="$work/tools" BIN="$fr/bin" EVIDENCE="$fr/ev" GPUINFO="$work/tools/fake-gpuinfo"
+    export NVCC="$work/fake-nvcc" COMMIT=0123abc
+    export COMPILE_LINE_demo="nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu"
+}
+
+fx_setup
+mv "$fr/ev/demo.expect" "$fr/demo.expect"
+run sh "$PC" check demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: no expectation .*make record PROG=demo" "$work/o" && rc=0 || rc=1
+result progcheck/missing-expectation-fails "$rc" "$(head -n 1 "$work/o")"
+run sh "$PC" lint demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: no expectation .*make record PROG=demo" "$work/o" && rc=0 || rc=1
+result progcheck/lint-missing-expectation "$rc" "$(head -n 1 "$work/o")"
+mv "$fr/demo.expect" "$fr/ev/demo.expect"
+rm "$fr/ev/demo/fixture-gpu-x1.txt"
+run sh "$PC" check demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: no transcript .*make record PROG=demo" "$work/o" && rc=0 || rc=1
+result progcheck/missing-transcript-fails "$rc" "$(head -n 1 "$work/o")"
+run sh "$PC" lint demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: no transcript .*make record PROG=demo" "$work/o" && rc=0 || rc=1
+result progcheck/lint-missing-transcript "$rc" "$(head -n 1 "$work/o")"
+
+# lint: orphans, and evidence that is not well formed.
+fx_setup
+cp "$fixtures/demo.expect" "$fr/ev/gone.expect"
+mkdir -p "$fr/ev/old"
+echo notes >"$fr/ev/notes.txt"
+run sh "$PC" --count lint demo
+[ "$rc" -eq 1 ] && grep -q "^PASS demo$" "$work/o" &&
+    grep -q "^FAIL gone: .*gone.expect belongs to no program" "$work/o" &&
+    grep -q "^FAIL old: .*old belongs to no program" "$work/o" &&
+    grep -q "^FAIL notes.txt: .*is not evidence" "$work/o" &&
+    [ "$(tail -n 1 "$work/o")" = "1 passed, 3 failed, 0 skipped" ] && rc=0 || rc=1
+result progcheck/lint-orphans "$rc" "$(tr '\n' '|' <"$work/o")"
+run sh "$PC" lint
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: .*demo.expect belongs to no program" "$work/o" && rc=0 || rc=1
+result progcheck/lint-program-gone "$rc" "$(tr '\n' '|' <"$work/o")"
+
+fx_setup
+t=$fr/ev/demo/fixture-gpu-x1.txt
+sed 's/^sms: 40$/sms: forty/' "$t" >"$work/t" && cp "$work/t" "$t"
+run sh "$PC" lint demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: $t:5: sms is not a whole number" "$work/o" && rc=0 || rc=1
+result progcheck/lint-bad-header "$rc" "$(head -n 1 "$work/o")"
+sed '/^commit: /d' "$t" >"$work/t" && cp "$work/t" "$t"
+run "$TC" lint "$fr/ev/demo.expect" "$t"
+[ "$rc" -eq 1 ] && grep -q 'no "commit:" line' "$work/o" && rc=0 || rc=1
+result tcheck/lint-missing-header-line "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
+fx_setup
+mv "$fr/ev/demo/fixture-gpu-x1.txt" "$fr/ev/demo/tesla-t4.txt"
+run "$TC" lint "$fr/ev/demo.expect" "$fr/ev/demo/tesla-t4.txt"
+[ "$rc" -eq 1 ] && grep -q 'so the file is fixture-gpu-x1.txt' "$work/o" && rc=0 || rc=1
+result tcheck/lint-file-named-for-gpu "$rc" "$(head -n 1 "$work/o")"
+fx_setup
+awk '{ print } /^--- output ---$/ { print "an extra line" }' "$fr/ev/demo/fixture-gpu-x1.txt" >"$work/t"
+cp "$work/t" "$fr/ev/demo/fixture-gpu-x1.txt"
+run "$TC" lint "$fr/ev/demo.expect" "$fr/ev/demo/fixture-gpu-x1.txt"
+[ "$rc" -eq 1 ] && grep -q 'fixture-gpu-x1.txt:12: the output does not match' "$work/o" && rc=0 || rc=1
+result tcheck/lint-body-mismatch "$rc" "$(head -n 1 "$work/o")"
+
+# The separator inside the output is output: the header ends at the first.
+fx_setup
+printf '%s\n' "GPU: Fixture GPU X1 (compute capability 7.5), 40 SMs" "--- output ---" "x" >"$work/sep.out"
+printf '%s\n' "GPU: {{gpu}} (compute capability {{device}}), {{device}} SMs" "--- output ---" "x" >"$work/sep.expect"
+"$TC" transcript "$work/h" "$work/sep.out" >"$work/demo-sep.txt"
+mkdir -p "$work/sep/demo"
+cp "$work/sep.expect" "$work/sep/demo.expect"
+cp "$work/demo-sep.txt" "$work/sep/demo/fixture-gpu-x1.txt"
+run "$TC" lint "$work/sep/demo.expect" "$work/sep/demo/fixture-gpu-x1.txt"
+result tcheck/separator-in-output "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
+
+# record, then accept, on a changed output: the pending expectation keeps
+# its holes, evidence is untouched until accept, and then all checks.
+fx_setup
+cp -R "$fr/ev" "$fr/ev.before"
+sed -e 's/^every result matched the CPU reference$/every result matched the CPU reference, twice/' \
+    -e 's/^hillis-steele               1.234 /hillis-steele               9.999 /' \
+    "$fixtures/demo.out" >"$fr/new"
+MOCK_OUT="$fr/new" run sh "$PC" record demo
+ok=1
+[ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: the output does not match" "$work/o" &&
+    diff -r -x '*.pending' "$fr/ev.before" "$fr/ev" >/dev/null &&
+    sed 's/^every result matched the CPU reference$/&, twice/' "$fixtures/demo.expect" |
+    cmp -s - "$fr/ev/demo.expect.pending" &&
+        [ -f "$fr/ev/demo/fixture-gpu-x1.txt.pending" ] && ok=0
+result progcheck/record-changed-output "$ok" "$(head -n 1 "$work/o"); $(find "$fr/ev" | tr '\n' ' ')"
+run sh "$PC" lint demo
+[ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: pending evidence not accepted" "$work/o" && rc=0 || rc=1
+result progcheck/lint-notes-pending "$rc" "$(head -n 1 "$work/o")"
+MOCK_OUT="$fr/new" run sh "$PC" check demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: 1 differing line$" "$work/o" && rc=0 || rc=1
+result progcheck/check-before-accept-fails "$rc" "$(head -n 1 "$work/o")"
+run sh "$PC" accept demo
+[ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS demo" ] &&
+    [ -z "$(find "$fr/ev" -name '*.pending')" ] && rc=0 || rc=1
+result progcheck/accept "$rc" "$(head -n 3 "$work/o" | tr '\n' ' ')"
+MOCK_OUT="$fr/new" run sh "$PC" check demo
+rc2=$rc
+run sh "$PC" lint demo
+[ "$rc2" -eq 0 ] && [ "$rc" -eq 0 ] && rc=0 || rc=1
+result progcheck/check-after-accept "$rc" "$(head -n 1 "$work/o")"
+run sh "$PC" accept demo
+[ "$rc" -eq 0 ] && [ "$(cat "$work/o")" = "SKIP demo: nothing pending" ] && rc=0 || rc=1
+result progcheck/accept-nothing-pending "$rc" "$(head -n 1 "$work/o")"
+
+# A transcript of a second GPU; an expectation change then leaves it behind.
+fx_setup
+sed 's/Fixture GPU X1/Fixture GPU X2/' "$fr/gpuinfo" >"$fr/gpuinfo2"
+sed 's/Fixture GPU X1/Fixture GPU X2/' "$fixtures/demo.out" >"$fr/out2"
+FAKE_GPUINFO="$fr/gpuinfo2" MOCK_OUT="$fr/out2" run sh "$PC" check demo
+[ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: no transcript for Fixture GPU X2" "$work/o" && rc=0 || rc=1
+result progcheck/other-gpu-warns "$rc" "$(head -n 1 "$work/o")"
+FAKE_GPUINFO="$fr/gpuinfo2" MOCK_OUT="$fr/out2" run sh "$PC" record demo
+rc2=$rc
+run sh "$PC" accept demo
+[ "$rc2" -eq 0 ] && [ "$rc" -eq 0 ] && [ -f "$fr/ev/demo/fixture-gpu-x2.txt" ] && rc=0 || rc=1
+result progcheck/record-second-gpu "$rc" "$(head -n 1 "$work/o")"
+sed 's/^every result matched the CPU reference$/all matched/' "$fr/out2" >"$fr/out3"
+FAKE_GPUINFO="$fr/gpuinfo2" MOCK_OUT="$fr/out3" run sh "$PC" record demo
+run sh "$PC" accept demo
+[ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: no longer matching .*fixture-gpu-x1.txt; record them again" "$work/o" && rc=0 || rc=1
+result progcheck/accept-names-stale-transcripts "$rc" "$(head -n 1 "$work/o")"
+run sh "$PC" lint demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: .*fixture-gpu-x1.txt:12: the output does not match" "$work/o" && rc=0 || rc=1
+result progcheck/lint-stale-transcript "$rc" "$(head -n 1 "$work/o")"
+
+# accept refuses a pending transcript that does not fit the expectation.
+fx_setup
+awk '{ print } /^--- output ---$/ { print "stray" }' "$fr/ev/demo/fixture-gpu-x1.txt" >"$fr/ev/demo/fixture-gpu-x1.txt.pending"
+run sh "$PC" accept demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: .*nothing accepted$" "$work/o" &&
+    [ -f "$fr/ev/demo/fixture-gpu-x1.txt.pending" ] && rc=0 || rc=1
+result progcheck/accept-refuses-misfit "$rc" "$(head -n 1 "$work/o")"
+
+# A new program: record writes a literal expectation to review.
+fx_setup
+rm -r "$fr/ev/demo" "$fr/ev/demo.expect"
+run sh "$PC" record demo
+[ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: a new expectation" "$work/o" &&
+    cmp -s "$fr/ev/demo.expect.pending" "$fixtures/demo.out" && rc=0 || rc=1
+result progcheck/record-new-program "$rc" "$(head -n 1 "$work/o")"
+run sh "$PC" accept demo
+rc2=$rc
+run sh "$PC" lint demo
+[ "$rc2" -eq 0 ] && [ "$rc" -eq 0 ] && rc=0 || rc=1
+result progcheck/accept-new-program "$rc" "$(head -n 1 "$work/o")"
+
+# A check that passes removes stale pending files, and keeps a pending
+# transcript that still fits.
+fx_setup
+echo "an expectation proposed for an earlier output" >"$fr/ev/demo.expect.pending"
+echo "not a transcript" >"$fr/ev/demo/other.txt.pending"
+cp "$fr/ev/demo/fixture-gpu-x1.txt" "$fr/ev/demo/fixture-gpu-x1.txt.pending"
+run sh "$PC" check demo
+[ "$rc" -eq 0 ] && [ ! -f "$fr/ev/demo.expect.pending" ] && [ ! -f "$fr/ev/demo/other.txt.pending" ] &&
+    [ -f "$fr/ev/demo/fixture-gpu-x1.txt.pending" ] && rc=0 || rc=1
+result progcheck/check-removes-stale-pending "$rc" "$(tr '\n' '|' <"$work/o")"
+
+# record needs a compile line and refuses a failing program.
+fx_setup
+unset COMPILE_LINE_demo
+run sh "$PC" record demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: no compile line: set COMPILE_LINE_demo" "$work/o" && rc=0 || rc=1
+result progcheck/record-needs-compile-line "$rc" "$(head -n 1 "$work/o")"
+echo "demo: nvcc -o demo demo.cu" >"$fr/lines"
+COMPILE_LINES="$fr/lines" run sh "$PC" record demo
+[ "$rc" -eq 0 ] && grep -q "^compile: nvcc -o demo demo.cu$" "$fr/ev/demo/fixture-gpu-x1.txt.pending" && rc=0 || rc=1
+result progcheck/record-compile-lines-file "$rc" "$(head -n 1 "$work/o")"
+fx_setup
+MOCK_STATUS=1 run sh "$PC" record demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: exit status 1; nothing recorded" "$work/o" &&
+    [ -z "$(find "$fr/ev" -name '*.pending')" ] && rc=0 || rc=1
+result progcheck/record-refuses-failing-program "$rc" "$(head -n 1 "$work/o")"
+
+# The commit comes from git where there is one, "-dirty" while tracked
+# files other than the evidence have changes.
+if command -v git >/dev/null 2>&1; then
+    fx_setup
+    unset COMMIT
+    echo "a chapter" >"$fr/chapter.nw"
+    g() { git -C "$fr" -c user.name=test -c user.email=test@example.com "$@"; }
+    g init -q && g add chapter.nw ev && g commit -q -m fixture
+    head=$(g rev-parse --short HEAD)
+    run sh "$PC" record demo
+    rc2=$rc
+    c1=$(sed -n 's/^commit: //p' "$fr/ev/demo/fixture-gpu-x1.txt.pending")
+    echo "edited" >>"$fr/ev/demo.expect"
+    run sh "$PC" record demo
+    c2=$(sed -n 's/^commit: //p' "$fr/ev/demo/fixture-gpu-x1.txt.pending")
+    echo "edited" >>"$fr/chapter.nw"
+    run sh "$PC" record demo
+    c3=$(sed -n 's/^commit: //p' "$fr/ev/demo/fixture-gpu-x1.txt.pending")
+    [ "$rc2" -eq 0 ] && [ "$c1" = "$head" ] && [ "$c2" = "$head" ] && [ "$c3" = "$head-dirty" ] && rc=0 || rc=1
+    result progcheck/record-commit-from-git "$rc" "HEAD $head; clean $c1, evidence edited $c2, chapter edited $c3"
+    export COMMIT=0123abc
+fi
+
+# An interrupted record leaves no partial file: a TERM while the program
+# runs, a TERM while the transcript is being written, a writer that dies.
+fx_setup
+cat >"$fr/bin/demo" <<'EOF'
+#!/bin/sh
+kill -TERM "$(cat "$PC_PIDFILE")"
+sleep 1
+cat "$MOCK_OUT"
+EOF
+chmod +x "$fr/bin/demo"
+export PC_PIDFILE="$work/pc.pid"
+rc=0
+sh -c 'echo $$ >"$PC_PIDFILE"; exec sh "$0" record demo' "$PC" >"$work/o" 2>"$work/e" || rc=$?
+left=$(find "$fr/ev" -name '*.pending' -o -name '.tmp-*')
+[ "$rc" -eq 143 ] && [ -z "$left" ] && rc=0 || rc=1
+result progcheck/interrupted-while-running "$rc" "exit $rc, left: $left"
+
+fx_setup
+cat >"$work/tools/slow-tcheck" <<EOF
+#!/bin/sh
+if [ "\$1" = transcript ]; then
+    "$TC" "\$@" >"$work/whole"
+    head -c 200 "$work/whole"
+    kill -TERM "\$(cat "\$PC_PIDFILE")"
+    sleep 1
+    tail -c +201 "$work/whole"
+    exit 0
+fi
+exec "$TC" "\$@"
+EOF
+chmod +x "$work/tools/slow-tcheck"
+rc=0
+TCHECK="$work/tools/slow-tcheck" sh -c 'echo $$ >"$PC_PIDFILE"; exec sh "$0" record demo' "$PC" \
+    >"$work/o" 2>"$work/e" || rc=$?
+left=$(find "$fr/ev" -name '*.pending' -o -name '.tmp-*')
+[ "$rc" -eq 143 ] && [ -z "$left" ] && rc=0 || rc=1
+result progcheck/interrupted-while-writing "$rc" "exit $rc, left: $left"
+
+cat >"$work/tools/dying-tcheck" <<EOF
+#!/bin/sh
+if [ "\$1" = transcript ]; then
+    "$TC" "\$@" | head -c 200
+    exit 2
+fi
+exec "$TC" "\$@"
+EOF
+chmod +x "$work/tools/dying-tcheck"
+TCHECK="$work/tools/dying-tcheck" run sh "$PC" record demo
+left=$(find "$fr/ev" -name '*.pending' -o -name '.tmp-*')
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: cannot write" "$work/o" && [ -z "$left" ] && rc=0 || rc=1
+result progcheck/writer-dies "$rc" "exit $rc, left: $left, $(head -n 1 "$work/o")"
+
+# What a killed record may leave is never read, lint names it, and the
+# next record removes it.
+fx_setup
+head -c 100 "$fr/ev/demo/fixture-gpu-x1.txt" >"$fr/ev/demo/.tmp-12345-fixture-gpu-x1.txt.pending"
+run sh "$PC" lint demo
+rc2=$rc
+grep -q "interrupted record" "$work/o" || rc2=0
+run sh "$PC" record demo
+[ "$rc2" -eq 1 ] && [ "$rc" -eq 0 ] && [ ! -f "$fr/ev/demo/.tmp-12345-fixture-gpu-x1.txt.pending" ] && rc=0 || rc=1
+result progcheck/leftover-temporary "$rc" "lint exit $rc2, record exit $rc"
+
+# Usage errors.
+run sh "$PC" frobnicate demo
+[ "$rc" -eq 2 ] && rc=0 || rc=1
+result progcheck/usage-unknown-command "$rc" "exit $rc"
+run sh "$PC" check 'a b'
+[ "$rc" -eq 2 ] && rc=0 || rc=1
+result progcheck/usage-bad-name "$rc" "exit $rc"
+run "$TC" check "$fixtures/demo.expect" "$fr/ev/demo" "$fixtures/demo.out" x
+[ "$rc" -eq 2 ] && rc=0 || rc=1
+result tcheck/usage-bad-status "$rc" "exit $rc"
+run "$TC" check "$fr/none.expect" "$fr/ev/demo" "$fixtures/demo.out" 0
+[ "$rc" -eq 2 ] && grep -q "none.expect: cannot open" "$work/e" && rc=0 || rc=1
+result tcheck/missing-file "$rc" "exit $rc: $(cat "$work/e")"
+
+# The diff stays short: 200 changed lines show 40.
+awk 'BEGIN { for (i = 0; i < 200; i++) print "line " i }' >"$work/long.expect"
+awk 'BEGIN { for (i = 0; i < 200; i++) print "LINE " i }' >"$work/long.out"
+run "$TC" check "$work/long.expect" "$work/none" "$work/long.out" 0
+n=$(wc -l <"$work/o")
+[ "$rc" -eq 1 ] && [ "$n" -lt 60 ] && grep -q "more diff lines not shown" "$work/o" && rc=0 || rc=1
+result tcheck/diff-capped "$rc" "exit $rc, $n lines"
+
+unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT PC_PIDFILE
+
+# ---------------------------------------------------------------------
+# The GPU bundle, made by hand: a stand-in nvcc "compiles" shell scripts.
+
+if command -v make >/dev/null 2>&1; then
+    bd=$work/bundle
+    mkdir -p "$bd/src" "$bd/tools" "$bd/evidence/demo"
+    cp "$root/tools/bundle.mk" "$bd/Makefile"
+    cp "$root/tools/compile.mk" "$bd/compile.mk"
+    cp "$root/tools/tcheck.c" "$root/tools/gpuinfo.c" "$root/tools/progcheck.sh" "$bd/tools/"
+    printf 'PROGRAMS := demo skipper\nCOMMIT := 0123abc\n' >"$bd/programs.mk"
+    printf '#!/bin/sh\ncat <<"END"\n%s\nEND\n' "$(cat "$fixtures/demo.out")" >"$bd/src/demo.cu"
+    printf '#!/bin/sh\necho "GPU: Fixture GPU X1"\necho "needs 16 GiB of device memory" >&2\nexit 77\n' >"$bd/src/skipper.cu"
+    cp "$fixtures/demo.expect" "$bd/evidence/"
+    "$TC" transcript "$work/h" "$fixtures/demo.out" >"$bd/evidence/demo/fixture-gpu-x1.txt"
+    printf 'GPU: {{gpu}}\n' >"$bd/evidence/skipper.expect"
+    mkdir -p "$bd/evidence/skipper"
+    printf 'GPU: Fixture GPU X1\n' >"$work/sk.out"
+    header "$work/hs" skipper "Fixture GPU X1"
+    "$TC" transcript "$work/hs" "$work/sk.out" >"$bd/evidence/skipper/fixture-gpu-x1.txt"
+    sed -n '3,7p' "$work/h" >"$bd/gpuinfo.txt"
+    export FAKE_GPUINFO="$bd/gpuinfo.txt" FAKE_GPUINFO_PROG="$work/tools/fake-gpuinfo"
+    bmake() {
+        make -s -C "$bd" NVCC="$work/fake-nvcc" CC="$CC" \
+            TCHECK_CFLAGS="-std=c11 -g -Wall -Wextra -Werror -pedantic $SANITIZE" "$@"
+    }
+    run bmake
+    result bundle/build "$rc" "$(tail -n 3 "$work/e" | tr '\n' ' ')"
+    run bmake check
+    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "1 passed, 0 failed, 1 skipped" ] &&
+        grep -q "^SKIP skipper: needs 16 GiB of device memory$" "$work/o" && rc=0 || rc=1
+    result bundle/check "$rc" "$(tr '\n' '|' <"$work/o")$(tail -n 2 "$work/e")"
+    run bmake record PROG=demo
+    [ "$rc" -eq 0 ] && grep -q "^compile: $work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu$" \
+        "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
+        grep -q "^commit: 0123abc$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
+        grep -q "^nvcc: release 13.0, V13.0.88$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" && rc=0 || rc=1
+    result bundle/record "$rc" "$(tr '\n' '|' <"$work/o")$(tail -n 2 "$work/e")"
+    run bmake accept PROG=demo
+    [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
+    result bundle/accept "$rc" "$(tr '\n' '|' <"$work/o")"
+    run bmake compare PROG=demo
+    [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && grep -q "1.00" "$work/o" && rc=0 || rc=1
+    result bundle/compare "$rc" "$(tr '\n' '|' <"$work/o")"
+    run bmake verify PROG=demo OUTPUT="$fixtures/demo.out"
+    [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
+    result bundle/verify "$rc" "$(tr '\n' '|' <"$work/o")"
+    run bmake lint
+    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "2 passed, 0 failed, 0 skipped" ] && rc=0 || rc=1
+    result bundle/lint "$rc" "$(tr '\n' '|' <"$work/o")"
+    FAKE_NO_GPU=1 run bmake check
+    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "0 passed, 0 failed, 2 skipped" ] && rc=0 || rc=1
+    result bundle/check-no-gpu "$rc" "$(tr '\n' '|' <"$work/o")"
+    unset FAKE_GPUINFO FAKE_GPUINFO_PROG
+fi
+
+if command -v shellcheck >/dev/null 2>&1; then
+    run shellcheck -s sh "$PC" "$0"
+    result shellcheck "$rc" "$(head -n 5 "$work/o" | tr '\n' ' ')"
+fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]

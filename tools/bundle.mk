@@ -1,0 +1,76 @@
+# The GPU bundle: the book's programs, their evidence and the tools that
+# check one against the other, for a machine with a GPU and nvcc but no
+# noweb or pandoc. `make dist` in the book writes it; this file is its
+# Makefile.
+#
+#   make                          build tools/tcheck, tools/gpuinfo and bin/PROG
+#   make check                    run every program and check its output;
+#                                 ends with "N passed, N failed, N skipped"
+#   make record                   run every program, write pending evidence
+#                                 (evidence/PROG/GPU.txt.pending, PROG.expect.pending)
+#   make accept                   move the pending evidence into place
+#   make compare                  measured values against this GPU's transcript
+#   make verify PROG=x OUTPUT=f   check an output saved elsewhere (no GPU needed)
+#   make lint                     check the evidence itself (no GPU needed)
+#   PROG='x y'                    any of them for some programs only
+#   ARCH=sm_90                    compile for another GPU (default sm_75)
+
+# PROGRAMS := the program names; COMMIT := the book's commit.
+include programs.mk
+# compile-cmd and compile-line: how a program is compiled, the one definition.
+include compile.mk
+
+TCHECK_CFLAGS ?= -std=c11 -O2 -Wall -Wextra
+PROG ?=
+OUTPUT ?=
+SELECTED := $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))
+HAVE_NVCC := $(shell command -v $(NVCC) 2>/dev/null)
+
+# The compile line each transcript records, as the book prints it.
+env-name = $(subst -,_,$(subst .,_,$(1)))
+COMPILE_ENV = $(foreach p,$(SELECTED),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))')
+
+PROGCHECK = TOOLS=tools BIN=bin EVIDENCE=evidence NVCC='$(NVCC)' COMMIT='$(COMMIT)' \
+	sh tools/progcheck.sh --count
+
+.PHONY: all check record accept compare verify lint clean
+
+ifneq ($(HAVE_NVCC),)
+all: tools/tcheck tools/gpuinfo $(addprefix bin/,$(PROGRAMS))
+else
+all: tools/tcheck
+	@echo "nvcc not found ($(NVCC)): programs not built; make check reports them skipped"
+endif
+
+tools/tcheck: tools/tcheck.c
+	$(CC) $(TCHECK_CFLAGS) -o $@ tools/tcheck.c
+
+tools/gpuinfo: tools/gpuinfo.c
+	$(NVCC) -o $@ tools/gpuinfo.c
+
+bin/%: src/%.cu compile.mk
+	@mkdir -p bin
+	$(call compile-cmd,$*,$@,$<)
+
+check: all
+	@$(PROGCHECK) check $(SELECTED)
+
+record: all
+	@$(COMPILE_ENV) $(PROGCHECK) record $(SELECTED)
+
+accept: tools/tcheck
+	@$(PROGCHECK) accept $(SELECTED)
+
+compare: all
+	@$(PROGCHECK) compare $(SELECTED)
+
+verify: tools/tcheck
+	@if [ -z "$(PROG)" ] || [ -z "$(OUTPUT)" ]; then \
+		echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; fi
+	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
+
+lint: tools/tcheck
+	@$(PROGCHECK) lint $(PROGRAMS)
+
+clean:
+	rm -rf bin tools/tcheck tools/gpuinfo

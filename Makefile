@@ -218,9 +218,73 @@ $(B)/html/book.css: styles/book.css | $(B)/html
 $(B)/html/src/%: $(B)/src/% | $(B)/html/src
 	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
+# --- Evidence --------------------------------------------------------------
+# tcheck holds a program's output to its expectation and transcripts;
+# tools/progcheck.sh runs the programs through it, here and in the GPU
+# bundle alike. README.md, "Evidence", says how.
+
+TCHECK := $(B)/tools/tcheck
+GPUINFO := $(B)/tools/gpuinfo
+PROG ?=
+OUTPUT ?=
+SELECTED = $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))
+# Each program's compile line, as the transcript header records it.
+env-name = $(subst -,_,$(subst .,_,$(1)))
+PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence NVCC='$(NVCC)' \
+  $(foreach p,$(PROGRAMS),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))') \
+  sh tools/progcheck.sh
+
+$(TCHECK): tools/tcheck.c | $(B)/tools
+	$(call say,CC,$@)
+	$(Q)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< && mv -f $@.tmp $@
+$(GPUINFO): tools/gpuinfo.c | $(B)/tools
+	$(call say,NVCC,$@)
+	$(Q)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
+
+.PHONY: record accept compare verify sanitize dist
+# Run every program (or PROG=...) on this machine's GPU and write pending
+# transcripts and expectations beside the evidence; `make accept` moves
+# them into place. Nothing in evidence/ is overwritten by a run.
+record: programs $(TCHECK) $(GPUINFO)
+	@$(PROGCHECK) --count record $(SELECTED)
+accept: $(TCHECK)
+	@$(PROGCHECK) --count accept $(SELECTED)
+# Measured values against the transcript of this GPU model; never fails.
+compare: programs $(TCHECK) $(GPUINFO)
+	@$(PROGCHECK) compare $(SELECTED)
+# make verify PROG=scan_2 OUTPUT=run.txt: an output saved elsewhere.
+verify: $(TCHECK)
+	@test -n "$(PROG)" -a -n "$(OUTPUT)" || \
+	  { echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; }
+	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
+# Every program's --quick sizes under compute-sanitizer's four tools.
+sanitize: programs
+	@tools/sanitize.sh $(B)/bin $(SELECTED)
+
+# --- The GPU bundle ---------------------------------------------------------
+# For a machine with a GPU and nvcc but no noweb or pandoc (a notebook T4,
+# the lab's H200): the tangled programs, their evidence, the checker and a
+# plain Makefile. Unpack it and run make check, make record, make sanitize.
+
+DIST := $(B)/dist/book-gpu
+BUNDLED_TOOLS := tools/tcheck.c tools/gpuinfo.c tools/progcheck.sh tools/sanitize.sh
+dist: $(DIST).tar.gz
+$(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/bundle.mk tools/compile.mk \
+                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*/*.txt)
+	$(call say,DIST,$@)
+	$(Q)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
+	cp $(addprefix $(B)/src/,$(ROOTS)) $(DIST)/src/ && \
+	cp $(BUNDLED_TOOLS) $(DIST)/tools/ && \
+	cp tools/bundle.mk $(DIST)/Makefile && cp tools/compile.mk $(DIST)/ && \
+	cp -R evidence $(DIST)/ && \
+	{ echo 'PROGRAMS := $(PROGRAMS)'; \
+	  echo "COMMIT := $$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"; \
+	} > $(DIST)/programs.mk && \
+	tar -C $(B)/dist -czf $@.tmp book-gpu && mv -f $@.tmp $@
+
 # --- Check -----------------------------------------------------------------
 
-check: all
+check: all $(TCHECK) $(if $(HAVE_NVCC),$(GPUINFO))
 	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' CHAPTERS='$(CHAPTERS)' \
 	  tests/check.sh
 

@@ -66,7 +66,11 @@ static void code_block(const char *text, const char *cls) {
     printf("\n\n");
 }
 
-/* The header of a transcript: every line before the separator "---". */
+/* A transcript is "key: value" header lines, then the line
+ * "--- output ---", then the output verbatim (tools/tcheck.c writes it). */
+static const char kSeparator[] = "--- output ---\n";
+
+/* The value of one header key, or "" where there is none. */
 static void header_value(const char *text, const char *key, char *out,
                          size_t size) {
     size_t klen = strlen(key);
@@ -74,16 +78,13 @@ static void header_value(const char *text, const char *key, char *out,
     for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == 3 && strncmp(p, "---", 3) == 0) {
+        if (strncmp(p, kSeparator, sizeof kSeparator - 1) == 0) {
             return;
         }
-        const char *s = p + (*p == '#' ? 1 : 0);
-        s += strspn(s, " ");
-        if (strncmp(s, key, klen) == 0 && s[klen] == ':') {
-            const char *v = s + klen + 1;
+        if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
+            const char *v = p + klen + 1;
             v += strspn(v, " ");
-            size_t vlen = len - (size_t)(v - p);
-            snprintf(out, size, "%.*s", (int)vlen, v);
+            snprintf(out, size, "%.*s", (int)(len - (size_t)(v - p)), v);
             return;
         }
         if (e == NULL) {
@@ -91,6 +92,21 @@ static void header_value(const char *text, const char *key, char *out,
         }
         p = e + 1;
     }
+}
+
+/* The output the transcript holds, or NULL if it has no separator. */
+static const char *transcript_body(const char *text) {
+    for (const char *p = text; *p;) {
+        if (strncmp(p, kSeparator, sizeof kSeparator - 1) == 0) {
+            return p + sizeof kSeparator - 1;
+        }
+        const char *e = strchr(p, '\n');
+        if (e == NULL) {
+            break;
+        }
+        p = e + 1;
+    }
+    return NULL;
 }
 
 static void put_md_text(const char *s) {
@@ -130,17 +146,39 @@ int main(int argc, char **argv) {
                 status = 1;
                 continue;
             }
-            char gpu[256], date[256];
-            header_value(text, "gpu", gpu, sizeof gpu);
-            header_value(text, "date", date, sizeof date);
-            printf("Recorded on ");
-            put_md_text(gpu[0] ? gpu : "an unnamed GPU");
-            if (date[0]) {
-                printf(", ");
-                put_md_text(date);
+            const char *body = transcript_body(text);
+            if (body == NULL) {
+                fprintf(stderr, "%s: no '--- output ---' line; not a "
+                                "transcript\n", argv[i]);
+                status = 1;
+                free(text);
+                continue;
             }
-            printf(" (`%s`):\n\n", argv[i]);
-            code_block(text, ".transcript");
+            static const char *const keys[] = {
+                "gpu", "compute capability", "sms", "driver", "runtime",
+                "nvcc", "compile", "date", "commit"};
+            char v[sizeof keys / sizeof keys[0]][512];
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
+                header_value(text, keys[k], v[k], sizeof v[k]);
+            }
+            printf("Recorded on ");
+            put_md_text(v[0][0] ? v[0] : "an unnamed GPU");
+            printf(" (compute capability ");
+            put_md_text(v[1]);
+            printf(", ");
+            put_md_text(v[2]);
+            printf(" SMs; driver ");
+            put_md_text(v[3]);
+            printf(", CUDA runtime ");
+            put_md_text(v[4]);
+            printf(", nvcc ");
+            put_md_text(v[5]);
+            printf(") on ");
+            put_md_text(v[7]);
+            printf(" at commit ");
+            put_md_text(v[8]);
+            printf(", from `%s`:\n\n", argv[i]);
+            code_block(body, ".transcript");
             free(text);
             ++shown;
         }

@@ -1,0 +1,51 @@
+#!/bin/bash
+# The programs and their evidence: every transcript well-formed and matching
+# its expectation, no orphans (no GPU needed); then, where there is a GPU,
+# every program run and held to its evidence. Then the GPU bundle, unpacked
+# and checked as a student's notebook would.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit
+. tests/lib.sh
+B=${B:-build}
+read -r -a programs <<<"${PROGRAMS:-}"
+export TOOLS=$B/tools BIN=$B/bin EVIDENCE=evidence
+
+sh tools/progcheck.sh lint "${programs[@]}" || failed=1
+sh tools/progcheck.sh check "${programs[@]}" || failed=1
+
+# The bundle: built by make dist, used where there is no noweb or pandoc.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! make -s dist >"$tmp/log" 2>&1; then
+    fail "make dist" "$(tail -n 2 "$tmp/log" | tr '\n' ' ')"
+    exit 1
+fi
+tar -C "$tmp" -xzf "$B/dist/book-gpu.tar.gz"
+bundle=$tmp/book-gpu
+missing=
+for p in "${programs[@]}"; do
+    [ -f "$bundle/src/$p.cu" ] || missing="$missing src/$p.cu"
+    [ -f "$bundle/evidence/$p.expect" ] || missing="$missing evidence/$p.expect"
+done
+for f in Makefile compile.mk programs.mk tools/tcheck.c tools/progcheck.sh; do
+    [ -f "$bundle/$f" ] || missing="$missing $f"
+done
+if [ -n "$missing" ]; then
+    fail "bundle holds the programs, evidence and checker" "missing:$missing"
+else
+    pass "bundle holds the programs, evidence and checker"
+fi
+# In the bundle, with no GPU here: make lint checks the evidence, and make
+# check builds and reports (a GPU-less machine skips every program).
+if make -s -C "$bundle" lint >"$tmp/lint" 2>&1; then
+    pass "bundle: make lint"
+else
+    fail "bundle: make lint" "$(grep -m1 FAIL "$tmp/lint")"
+fi
+if make -s -C "$bundle" -j2 check >"$tmp/check" 2>&1 &&
+   tail -n 1 "$tmp/check" | grep -qE '^[0-9]+ passed, 0 failed, [0-9]+ skipped$'; then
+    pass "bundle: make check ($(tail -n 1 "$tmp/check"))"
+else
+    fail "bundle: make check" "$(tail -n 3 "$tmp/check" | tr '\n' ' ')"
+fi
+exit $failed

@@ -12,6 +12,7 @@
 #   make compare                  measured values against this GPU's transcript
 #   make verify PROG=x OUTPUT=f   check an output saved elsewhere (no GPU needed)
 #   make lint                     check the evidence itself (no GPU needed)
+#   make sanitize                 every program under compute-sanitizer
 #   PROG='x y'                    any of them for some programs only
 #   ARCH=sm_90                    compile for another GPU (default sm_75)
 
@@ -33,7 +34,7 @@ COMPILE_ENV = $(foreach p,$(SELECTED),COMPILE_LINE_$(call env-name,$(p))='$(call
 PROGCHECK = TOOLS=tools BIN=bin EVIDENCE=evidence NVCC='$(NVCC)' COMMIT='$(COMMIT)' \
 	sh tools/progcheck.sh --count
 
-.PHONY: all check record accept compare verify lint clean
+.PHONY: all check record accept compare verify lint sanitize clean
 
 ifneq ($(HAVE_NVCC),)
 all: tools/tcheck tools/gpuinfo $(addprefix bin/,$(PROGRAMS))
@@ -68,6 +69,11 @@ verify: tools/tcheck
 	@if [ -z "$(PROG)" ] || [ -z "$(OUTPUT)" ]; then \
 		echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; fi
 	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
+
+# Every program's --quick sizes under compute-sanitizer's memcheck,
+# racecheck, synccheck and initcheck, one line per program and tool.
+sanitize: all
+	@sh tools/sanitize.sh bin $(SELECTED)
 
 lint: tools/tcheck
 	@$(PROGCHECK) lint $(PROGRAMS)

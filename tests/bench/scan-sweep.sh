@@ -28,7 +28,10 @@ esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${1:-"$root/build/bench"}
 nvcc=${NVCC:-nvcc}
-flags=${NVCCFLAGS:-"-std=c++17 -O3 -arch=sm_75"}
+# The book's flags, from their one definition in tools/compile.mk.
+# shellcheck disable=SC2016 # $(NVCCFLAGS) is make's, not the shell's
+flags=${NVCCFLAGS:-$(make -s -f "$root/tools/compile.mk" \
+    --eval 'print-flags: ; @echo $(NVCCFLAGS)' print-flags)}
 
 if [ "$mode" != run ]; then
     mkdir -p "$dir"

@@ -1159,6 +1159,32 @@ static int cmd_check(int argc, char **argv)
     return rc;
 }
 
+/* An expectation and an output, read, with the expectation compiled:
+ * where pending, gpu and values start. */
+typedef struct {
+    Text e, o;
+    Pat *pats;
+} Pair;
+
+static int load_pair(const char *expect, const char *output, Pair *p)
+{
+    if (load_text(expect, &p->e) != 0)
+        return -1;
+    if (load_text(output, &p->o) != 0) {
+        free_text(&p->e);
+        return -1;
+    }
+    p->pats = compile_text(&p->e);
+    return 0;
+}
+
+static void free_pair(Pair *p)
+{
+    free_pats(p->pats, p->e.nlines);
+    free_text(&p->o);
+    free_text(&p->e);
+}
+
 /* tcheck pending EXPECT OUTPUT: the expectation the output would need.
  * Output lines that match keep their expectation line, holes and all;
  * the others are copied as literal text. Exit 0 when that is the
@@ -1167,14 +1193,11 @@ static int cmd_pending(int argc, char **argv)
 {
     if (argc != 2)
         return usage();
-    Text e, o;
-    if (load_text(argv[0], &e) != 0)
+    Pair pr;
+    if (load_pair(argv[0], argv[1], &pr) != 0)
         return kBad;
-    if (load_text(argv[1], &o) != 0) {
-        free_text(&e);
-        return kBad;
-    }
-    Pat *pats = compile_text(&e);
+    Text e = pr.e, o = pr.o;
+    Pat *pats = pr.pats;
     Align al;
     align(pats, e.nlines, &o, &al);
     for (size_t k = 0; k < al.n; k++) {
@@ -1195,9 +1218,7 @@ static int cmd_pending(int argc, char **argv)
     }
     int rc = count_differences(&al) ? kFail : kPass;
     free_align(&al);
-    free_pats(pats, e.nlines);
-    free_text(&o);
-    free_text(&e);
+    free_pair(&pr);
     return rc;
 }
 
@@ -1465,14 +1486,11 @@ static int cmd_gpu(int argc, char **argv)
 {
     if (argc != 2)
         return usage();
-    Text e, o;
-    if (load_text(argv[0], &e) != 0)
+    Pair pr;
+    if (load_pair(argv[0], argv[1], &pr) != 0)
         return kBad;
-    if (load_text(argv[1], &o) != 0) {
-        free_text(&e);
-        return kBad;
-    }
-    Pat *pats = compile_text(&e);
+    Text e = pr.e, o = pr.o;
+    Pat *pats = pr.pats;
     Str gpu;
     int rc = kPass;
     if (gpu_of(&e, pats, &o, &gpu)) {
@@ -1481,9 +1499,7 @@ static int cmd_gpu(int argc, char **argv)
         fprintf(stderr, "%s:1: no line matches a {{gpu}} line of %s\n", o.path, e.path);
         rc = kFail;
     }
-    free_pats(pats, e.nlines);
-    free_text(&o);
-    free_text(&e);
+    free_pair(&pr);
     return rc;
 }
 
@@ -1494,14 +1510,11 @@ static int cmd_values(int argc, char **argv)
 {
     if (argc != 2)
         return usage();
-    Text e, o;
-    if (load_text(argv[0], &e) != 0)
+    Pair pr;
+    if (load_pair(argv[0], argv[1], &pr) != 0)
         return kBad;
-    if (load_text(argv[1], &o) != 0) {
-        free_text(&e);
-        return kBad;
-    }
-    Pat *pats = compile_text(&e);
+    Text e = pr.e, o = pr.o;
+    Pat *pats = pr.pats;
     Align al;
     align(pats, e.nlines, &o, &al);
     for (size_t k = 0; k < al.n; k++) {
@@ -1522,9 +1535,7 @@ static int cmd_values(int argc, char **argv)
         free(cap);
     }
     free_align(&al);
-    free_pats(pats, e.nlines);
-    free_text(&o);
-    free_text(&e);
+    free_pair(&pr);
     return kPass;
 }
 

@@ -22,7 +22,7 @@ build() {
 run() {
     local name=$1
     mkdir -p "$out/$name.corpus" "$out/$name.crashes"
-    "$out/$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    "$out/$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 \
         -artifact_prefix="$out/$name.crashes/" "$out/$name.corpus" \
         "$out/$name.seeds" >"$out/$name.log" 2>&1
     local crashes runs
@@ -42,13 +42,14 @@ for nw in chapters/*.nw tests/bad/*.nw tests/fixtures/*.nw; do
 done
 build nwpipe tests/fuzz/fuzz_nwpipe.c tools/nwpipe.c && run nwpipe
 
-if [ -f tests/fuzz/fuzz_tcheck.c ]; then
-    mkdir -p "$out/tcheck.seeds"
-    for e in evidence/*.expect tests/tcheck/fixtures/*; do
-        [ -f "$e" ] && cp "$e" "$out/tcheck.seeds/"
+# tcheck's seeds: each expectation with each of its transcripts (and its
+# fixture output), joined by a NUL byte as the target reads them.
+mkdir -p "$out/tcheck.seeds"
+for e in evidence/*.expect tests/tcheck/fixtures/*.expect; do
+    p=$(basename "$e" .expect)
+    for t in "evidence/$p"/*.txt "${e%.expect}.out"; do
+        [ -f "$t" ] || continue
+        { cat "$e"; printf '\0'; cat "$t"; } >"$out/tcheck.seeds/$p-$(basename "$t")"
     done
-    for t in evidence/*/*.txt; do
-        [ -f "$t" ] && cp "$t" "$out/tcheck.seeds/$(basename "$(dirname "$t")")-$(basename "$t")"
-    done
-    build tcheck tests/fuzz/fuzz_tcheck.c && run tcheck
-fi
+done
+build tcheck tests/fuzz/fuzz_tcheck.c && run tcheck

@@ -39,6 +39,7 @@ TOOL_CFLAGS = -std=c11 -Wall -Wextra -Werror -pedantic $(CFLAGS)
 
 NOWEB_LIB ?= /usr/lib/noweb
 MARKUP := $(NOWEB_LIB)/markup
+NOTANGLE ?= notangle
 PANDOC ?= pandoc
 
 # The external commands, as files: when one is missing its rule installs
@@ -46,8 +47,8 @@ PANDOC ?= pandoc
 # (Found without a shell, so that a no-op make runs no command at all.)
 which = $(firstword $(wildcard $(if $(findstring /,$(1)),$(1),\
           $(addsuffix /$(1),$(subst :, ,$(PATH))))))
-NOTANGLE_BIN := $(or $(call which,notangle),/usr/bin/notangle)
-PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/pandoc)
+NOTANGLE_BIN := $(or $(call which,$(NOTANGLE)),/usr/bin/$(NOTANGLE))
+PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/$(PANDOC))
 HAVE_NVCC := $(call which,$(NVCC))
 
 # Chapters on disk and chapters in the book must agree.
@@ -97,7 +98,7 @@ $(B)/tools/%: tools/%.c tools/nwpipe.c tools/nwpipe.h | $(B)/tools
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< tools/nwpipe.c && mv -f $@.tmp $@
 
 $(NOTANGLE_BIN):
-	$(Q)tools/need notangle noweb
+	$(Q)tools/need $(NOTANGLE) noweb
 $(PANDOC_BIN):
 	$(Q)tools/need $(PANDOC) pandoc
 
@@ -117,8 +118,8 @@ $(B)/stamp/%.tangled: chapters/%.nw $(nwlint) $(nwmark) | $(NOTANGLE_BIN) \
 	roots=$$(awk -F'\t' '$$1 == "root" { print $$2 }' $(B)/meta/$*.tsv.tmp); \
 	for r in $$roots; do \
 	  tmps="$$tmps $(B)/src/$$r.tmp $(B)/lsrc/$$r.tmp"; \
-	  notangle -filter $(nwmark) -R"$$r" $< > $(B)/src/$$r.tmp; \
-	  notangle -L -R"$$r" $< > $(B)/lsrc/$$r.tmp; \
+	  $(NOTANGLE) -filter $(nwmark) -R"$$r" $< > $(B)/src/$$r.tmp; \
+	  $(NOTANGLE) -L -R"$$r" $< > $(B)/lsrc/$$r.tmp; \
 	done; \
 	for r in $$roots; do \
 	  cpif $(B)/src/$$r < $(B)/src/$$r.tmp; \

@@ -148,6 +148,21 @@ expect_error() { # NAME WANT MAKE-ARGS... (KEEP=1: build/ may gain files
     fi
 }
 cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
+# A missing tool is named, with the command that installs it.
+touch "$tmp/book/chapters/escape.nw"
+expect_error "make names a missing noweb and how to install it" \
+    "make: no-such-notangle not found; install it with: sudo apt-get install noweb" \
+    CHAPTERS=escape NEED_NO_INSTALL=1 NOTANGLE=no-such-notangle tangle
+KEEP=1 expect_error "make names a missing pandoc and how to install it" \
+    "make: no-such-pandoc not found; install it with: sudo apt-get install pandoc" \
+    CHAPTERS=escape NEED_NO_INSTALL=1 PANDOC=no-such-pandoc html
+if make -s -C "$tmp/book" CHAPTERS=escape NVCC=no-such-nvcc >"$tmp/out" 2>&1 &&
+   grep -qx 'make: no-such-nvcc not found: tangled and woven, compiling skipped (install the CUDA Toolkit or set NVCC=)' "$tmp/out"; then
+    pass "without nvcc make tangles, weaves and says compiling was skipped"
+else
+    fail "without nvcc make tangles, weaves and says compiling was skipped" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+before=$(snapshot)
 expect_error "make rejects a listed chapter that is missing" \
     "chapters/ghost.nw is listed in CHAPTERS but does not exist" CHAPTERS="escape ghost" tangle
 cp tests/fixtures/escape.nw "$tmp/book/chapters/extra.nw"

@@ -9,6 +9,12 @@
 #                    | nwlinks--> build/html/NAME.html
 #   evidence/PROG/*.txt --evmd--> build/md/NAME.run.md  (the transcripts shown
 #                                                       after the code)
+#   evidence/PROG.chart + PROG/GPU.txt --evchart | gnuplot-->
+#                    build/html/charts/PROG/GPU.svg     (a chart of a transcript)
+#   build/snippets.tsv, build/meta/NAME.nwpipe --nwcatalog--> labels.html,
+#                    chunks.html                        (the index pages)
+#   build/html/*.html --nwsearch--> build/html/search-index.js (for search.js)
+#   build/meta/NAME.nwpipe --nwnotebook | pandoc--> build/notebooks/NAME.ipynb
 #
 # `make` builds the book, `make check` tests it. README.md says more.
 
@@ -49,6 +55,9 @@ which = $(firstword $(wildcard $(if $(findstring /,$(1)),$(1),\
           $(addsuffix /$(1),$(subst :, ,$(PATH))))))
 NOTANGLE_BIN := $(or $(call which,$(NOTANGLE)),/usr/bin/$(NOTANGLE))
 PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/$(PANDOC))
+GNUPLOT_BIN := $(or $(call which,gnuplot),/usr/bin/gnuplot)
+# Search runs lunr in the browser; the page loads Debian's copy from its folder.
+LUNR_JS ?= /usr/share/javascript/lunr/lunr.min.js
 HAVE_NVCC := $(call which,$(NVCC))
 
 # Chapters on disk and chapters in the book must agree.
@@ -63,7 +72,8 @@ $(error chapters/$(firstword $(UNLISTED)).nw is not in CHAPTERS; add it to the l
 endif
 
 B := build
-NWTOOLS := nwlint nwmark nwweave nwlinks nwindex evmd
+NWTOOLS := nwlint nwmark nwweave nwlinks nwindex evmd nwperma nwcatalog \
+           nwsearch evchart nwnotebook
 $(foreach t,$(NWTOOLS),$(eval $(t) := $(B)/tools/$(t)))
 
 META := $(CHAPTERS:%=$(B)/meta/%.tsv)
@@ -72,6 +82,8 @@ LINES := $(CHAPTERS:%=$(B)/meta/%.lines)
 REGISTRY := chapters/labels.tsv
 STAMPS := $(CHAPTERS:%=$(B)/stamp/%.tangled)
 PAGES := $(CHAPTERS:%=$(B)/html/%.html)
+PIPES := $(CHAPTERS:%=$(B)/meta/%.nwpipe)
+NOTEBOOKS := $(CHAPTERS:%=$(B)/notebooks/%.ipynb)
 
 # Which files and programs each chapter tangles, read from its meta file.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
@@ -80,13 +92,25 @@ endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
 PROGRAMS := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
 
-.PHONY: all tangle programs html check clean no-nvcc cite
+# A chart for every transcript of a program that says what to draw
+# (evidence/PROG.chart); a program with no transcript yet has none.
+charted = $(if $(wildcard evidence/$(1).chart),$(wildcard evidence/$(1)/*.txt))
+CHARTS := $(patsubst evidence/%.txt,$(B)/html/charts/%.svg,\
+            $(foreach p,$(PROGRAMS),$(call charted,$(p))))
+# $(call chart-md,PROGS): the charts' figures for the pages of PROGS.
+chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
+             $(foreach p,$(1),$(call charted,$(p))))
+
+.PHONY: all tangle programs html notebooks check clean no-nvcc cite
 all: tangle html $(if $(HAVE_NVCC),programs,no-nvcc)
 
 tangle: $(STAMPS) $(B)/snippets.tsv
 programs: $(PROGRAMS:%=$(B)/bin/%)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
-      $(ROOTS:%=$(B)/html/src/%)
+      $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
+      $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
+      $(CHARTS) $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
+notebooks: $(NOTEBOOKS)
 
 no-nvcc:
 	@echo "make: $(NVCC) not found: tangled and woven, compiling skipped (install the CUDA Toolkit or set NVCC=)"
@@ -101,6 +125,10 @@ $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb
 $(PANDOC_BIN):
 	$(Q)tools/need $(PANDOC) pandoc
+$(GNUPLOT_BIN):
+	$(Q)tools/need gnuplot gnuplot-nox
+$(LUNR_JS):
+	$(Q)tools/need $@ libjs-lunr
 
 # --- Tangle ----------------------------------------------------------------
 # nwlint checks the chapter and lists its roots and labels. Every root is
@@ -186,11 +214,26 @@ $(B)/md/%.md: chapters/%.nw $(B)/stamp/%.tangled $(nwweave) $(META) \
 
 $(B)/md/%.refs: $(B)/md/%.md ;
 
-# The programs' compile lines and recorded transcripts, shown after the code.
+# The programs' compile lines and recorded transcripts, shown after the code,
+# each transcript after its chart where it has one.
 $(B)/md/%.run.md: $(B)/deps/%.mk $(evmd) tools/compile.mk \
-                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p/*.txt)) | $(B)/md
-	$(Q)$(evmd) $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
+                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p/*.txt)) \
+                  $$(call chart-md,$$(PROGS.$$*)) | $(B)/md
+	$(Q)$(evmd) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(wildcard evidence/$(p)/*.txt) --) > $@.tmp && mv -f $@.tmp $@
+
+# A chart of the values a transcript recorded, drawn at build time: evchart
+# finds them as evidence/PROG.chart says and writes a gnuplot script and the
+# figure's Markdown; gnuplot draws the SVG.
+$(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(evchart)
+	$(Q)mkdir -p $(@D) && $(evchart) gnuplot evidence/$(*D).chart $< > $@.tmp \
+	  && mv -f $@.tmp $@
+$(B)/charts/%.md: evidence/%.txt evidence/$$(*D).chart $(evchart)
+	$(Q)mkdir -p $(@D) && $(evchart) figure evidence/$(*D).chart $< charts/$*.svg \
+	  > $@.tmp && mv -f $@.tmp $@
+$(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
+	$(call say,CHART,$@)
+	$(Q)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@
 
 $(B)/md/%.nav.yaml: $(META) $(nwindex) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(nwindex) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
@@ -199,19 +242,75 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
   --highlight-style pygments --shift-heading-level-by=-1
 
+# nwperma gives every heading a permalink.
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \
-                  $(B)/md/%.refs $(nwlinks) styles/page.html | $(PANDOC_BIN) $(B)/html
+                  $(B)/md/%.refs $(nwlinks) $(nwperma) styles/page.html \
+                  | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
-	  --metadata-file=$(B)/md/$*.nav.yaml $(B)/md/$*.md $(B)/md/$*.run.md \
-	  | $(nwlinks) $(B)/md/$*.refs > $@.tmp && mv -f $@.tmp $@
+	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
+	  $(B)/md/$*.md $(B)/md/$*.run.md \
+	  | $(nwlinks) $(B)/md/$*.refs | $(nwperma) > $@.tmp && mv -f $@.tmp $@
 
 $(B)/md/index.md: $(META) $(nwindex) | $(B)/md
 	$(Q)$(nwindex) index $(META) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/html/index.html: $(B)/md/index.md styles/page.html | $(PANDOC_BIN) $(B)/html
+# The pages that are not chapters: the front page and the two indexes.
+$(B)/md/book.nav.yaml: $(META) $(nwindex) | $(B)/md
+	$(Q)$(nwindex) nav - $(META) > $@.tmp && mv -f $@.tmp $@
+
+$(B)/md/labels.md: $(B)/snippets.tsv $(META) $(nwcatalog) | $(B)/md
+	$(Q)$(nwcatalog) labels $< $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
+
+$(B)/md/chunks.md: $(META) $(PIPES) $(nwcatalog) | $(B)/md
+	$(Q)$(nwcatalog) chunks $(META) > $@.tmp && mv -f $@.tmp $@
+
+$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: \
+$(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(nwperma) styles/page.html \
+                  | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
-	$(Q)$(PANDOC) $(PANDOC_FLAGS) $< > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(PANDOC) $(PANDOC_FLAGS) --metadata-file=$(B)/md/book.nav.yaml $< \
+	  | $(nwperma) > $@.tmp && mv -f $@.tmp $@
+
+# Each chapter's noweb pipeline, for the tools that read its chunks.
+$(B)/meta/%.nwpipe: chapters/%.nw $(B)/stamp/%.tangled
+	$(Q)$(MARKUP) $< > $@.tmp && mv -f $@.tmp $@
+
+# Search: lunr, our script, and the index of every page, as a script so
+# that it loads from file:// too.
+$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(nwsearch)
+	$(call say,INDEX,$@)
+	$(Q)$(nwsearch) $(B)/html/index.html $(PAGES) > $@.tmp && mv -f $@.tmp $@
+
+$(B)/html/search.js: styles/search.js | $(B)/html
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+
+$(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+
+# --- Notebooks -------------------------------------------------------------
+# A chapter as a notebook for a free T4 GPU: the prose, the tangled files,
+# the compile line (with the nvcc on the notebook's PATH), a run and the
+# check. pandoc writes the JSON; the cell ids it makes up are replaced by
+# numbered ones, so that a notebook changes only when the chapter does.
+
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/deps/%.mk $(nwnotebook) tools/compile.mk \
+                 $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/tcheck.c) \
+                 $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt)) \
+                 | $(B)/md
+	$(Q)$(nwnotebook) $(if $(wildcard tools/tcheck.c),-t tools/tcheck.c) $< $(B)/src \
+	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
+	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) --) \
+	  > $@.tmp && mv -f $@.tmp $@
+
+$(B)/notebooks/%.ipynb: $(B)/md/%.nb.md | $(PANDOC_BIN) $(B)/notebooks
+	$(call say,IPYNB,$@)
+	$(Q)$(PANDOC) --from markdown --to ipynb --preserve-tabs $< \
+	  | awk '/^   "id": "[-0-9a-f]*"/ { sub(/"id": "[-0-9a-f]*"/, "\"id\": \"cell-" ++n "\"") } 1' \
+	  > $@.tmp && mv -f $@.tmp $@
+
+$(B)/html/notebooks/%.ipynb: $(B)/notebooks/%.ipynb | $(B)/html/notebooks
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/book.css: styles/book.css | $(B)/html
 	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
@@ -293,5 +392,5 @@ clean:
 	rm -rf $(B)
 
 $(B)/tools $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
-$(B)/html $(B)/html/src $(B)/deps:
+$(B)/html $(B)/html/src $(B)/deps $(B)/notebooks $(B)/html/notebooks:
 	$(Q)mkdir -p $@

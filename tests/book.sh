@@ -35,7 +35,7 @@ done <chapters/labels.tsv
 
 # Every internal link on every page lands on an id of that page or of the
 # page it names.
-for ch in "${chapters[@]}" index; do
+for ch in "${chapters[@]}" index labels chunks; do
     page=$B/html/$ch.html
     bad=$(grep -o 'href="[^"]*"' "$page" | sed 's/^href="//; s/"$//' | sort -u |
         while read -r href; do
@@ -80,6 +80,19 @@ if make -s -C "$tmp/book" CHAPTERS=escape tangle html >"$tmp/log" 2>&1; then
         fail "placeholders replaced" "NWREF left on the page"
     else
         pass "placeholders replaced"
+    fi
+    # The chunk index and the search index show the same code: as text.
+    index=$tmp/book/build/html/chunks.html
+    if grep -q '<script>alert' "$index" || ! grep -q '&lt;/pre&gt;&lt;script&gt;' "$index"; then
+        fail "code is escaped in the chunk index" "no </pre><script> as text in chunks.html"
+    else
+        pass "code is escaped in the chunk index"
+    fi
+    search=$tmp/book/build/html/search-index.js
+    if grep -q '[<>]' "$search" || ! grep -q 'u003c/pre\\u003e\\u003cscript' "$search"; then
+        fail "code is escaped in the search index" "a '<' in search-index.js, or the chunk is missing"
+    else
+        pass "code is escaped in the search index"
     fi
 else
     fail "code is escaped" "building the fixture failed: $(head -2 "$tmp/log")"

@@ -13,7 +13,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 san=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
      -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
-for t in nwlint nwmark nwweave nwlinks nwindex evmd; do
+for t in nwlint nwmark nwweave nwlinks nwindex evmd nwperma nwcatalog nwsearch evchart nwnotebook; do
     if "${CC:-cc}" "${san[@]}" -o "$asan/$t" "tools/$t.c" tools/nwpipe.c 2>"$asan/$t.log"; then
         pass "build $t with ASan and UBSan"
     else
@@ -59,4 +59,79 @@ for nw in chapters/*.nw; do
         fail "sanitized tools on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
     fi
 done
+
+# The tools that make the index pages, the search index, the charts and the
+# notebooks, under the sanitizers, on every real chapter and on the built
+# pages.
+for nw in chapters/*.nw; do
+    "$MARKUP" "$nw" >"$gen/$(basename "$nw" .nw).nwpipe"
+done
+if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
+    : >"$gen/err"
+    "$asan/nwcatalog" labels "$B/snippets.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/nwcatalog" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/nwperma" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
+    "$asan/nwsearch" "$B"/html/*.html >"$gen/index.js" 2>>"$gen/err"
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+        fail "sanitized nwcatalog, nwperma, nwsearch on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"
+    elif LC_ALL=C grep -q '[^ -~]\|<' "$gen/index.js"; then
+        fail "sanitized nwcatalog, nwperma, nwsearch on the book" "the search index holds a '<' or a byte outside printable ASCII"
+    else
+        pass "sanitized nwcatalog, nwperma, nwsearch on the book"
+    fi
+    for meta in "${metas[@]}"; do
+        ch=$(basename "$meta" .tsv)
+        args=()
+        while IFS=$'\t' read -r kind root; do
+            case $kind:$root in root:*.cu) ;; *) continue ;; esac
+            p=${root%.cu}
+            args+=("$p" "nvcc -o $p $root")
+            for e in evidence/"$p".expect evidence/"$p"/*.txt; do
+                [ -e "$e" ] && args+=("$e")
+            done
+            args+=(--)
+        done <"$meta"
+        if "$asan/nwnotebook" -t tools/tcheck.c "$gen/$ch.nwpipe" "$B/src" "${args[@]}" \
+               >/dev/null 2>"$gen/err"; then
+            pass "sanitized nwnotebook on $ch"
+        else
+            fail "sanitized nwnotebook on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
+        fi
+    done
+else
+    skip "sanitized nwcatalog, nwperma, nwsearch, nwnotebook on the book" "the book is not built"
+fi
+
+# evchart, on every chart spec, against a transcript made from the
+# program's expectation (every hole filled), and on specs that are wrong.
+for spec in evidence/*.chart; do
+    [ -e "$spec" ] || continue
+    p=$(basename "$spec" .chart)
+    { printf 'program: %s\ngpu: A "quoted" <GPU> & co\ndate: today\n--- output ---\n' "$p"
+      sed 's/{{gpu}}/Test GPU/g; s/{{device}}/1/g; s/{{ms}}/1.25/g; s/{{float}}/2.5/g; s/{{int}}/3/g' \
+          "evidence/$p.expect"; } >"$gen/$p.txt"
+    if "$asan/evchart" gnuplot "$spec" "$gen/$p.txt" >"$gen/$p.gp" 2>"$gen/err" &&
+       "$asan/evchart" figure "$spec" "$gen/$p.txt" "charts/$p/x.svg" >/dev/null 2>>"$gen/err"; then
+        pass "sanitized evchart on $spec"
+    else
+        fail "sanitized evchart on $spec" "$(head -3 "$gen/err" | tr '\n' ' ')"
+    fi
+done
+printf 'title  A "title" with \\ and <svg>\nbar 2 no such row\n' >"$gen/bad.chart"
+printf 'gpu: G\n--- output ---\nsome row 1 2\n' >"$gen/bad.txt"
+got=$("$asan/evchart" gnuplot "$gen/bad.chart" "$gen/bad.txt" 2>&1 >/dev/null)
+if [ "$got" = "$gen/bad.chart:2: no output line of $gen/bad.txt begins with \"no such row\"" ]; then
+    pass "evchart names the spec line of a row the transcript lacks"
+else
+    fail "evchart names the spec line of a row the transcript lacks" "said '$got'"
+fi
+printf 'title  A "title" with \\ and <svg>\nbar 2 some row\n' >"$gen/ok.chart"
+"$asan/evchart" gnuplot "$gen/ok.chart" "$gen/bad.txt" >"$gen/ok.gp" 2>"$gen/err"
+if grep -q '^set label 1 "A \\"title\\" with \\\\ and <svg>" at ' "$gen/ok.gp" &&
+   grep -qx '0 2 0 2' "$gen/ok.gp"; then
+    pass "evchart quotes text for gnuplot and draws only the recorded value"
+else
+    fail "evchart quotes text for gnuplot and draws only the recorded value" "$(grep -m1 'label 1' "$gen/ok.gp")"
+fi
 exit $failed

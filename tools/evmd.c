@@ -1,13 +1,18 @@
 /* evmd: the section of a chapter's page that shows how its programs are
  * built and what they printed.
  *
- * Usage: evmd PROG 'COMPILE LINE' [TRANSCRIPT...] -- [PROG ...] > run.md
+ * Usage: evmd [-c CHARTS] PROG 'COMPILE LINE' [TRANSCRIPT...] -- [PROG ...]
+ *             > run.md
  *
  * For each program: its file to download, the compile line (the one the
  * build uses, from tools/compile.mk), and every transcript recorded for it
  * in evidence/, each shown verbatim after a line saying where and when it
  * was recorded. Everything is escaped by pandoc as code; nothing from a
  * transcript reaches the page as markup.
+ *
+ * With -c, a transcript evidence/PROG/GPU.txt whose chart evchart has drawn
+ * is shown after its chart: the figure CHARTS/PROG/GPU.md, Markdown that
+ * evchart wrote and escaped, is copied in before the transcript.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "nwpipe.h"
@@ -118,17 +123,44 @@ static void put_md_text(const char *s) {
     }
 }
 
+/* CHARTS/PROG/GPU.md for the transcript .../PROG/GPU.txt, if it exists. */
+static char *chart_for(const char *charts, const char *transcript) {
+    const char *base = strrchr(transcript, '/');
+    if (charts == NULL || base == NULL || base == transcript) {
+        return NULL;
+    }
+    const char *dir = base - 1;
+    while (dir > transcript && dir[-1] != '/') {
+        --dir;
+    }
+    size_t stem = strlen(dir);
+    if (stem < 4 || strcmp(dir + stem - 4, ".txt") != 0) {
+        return NULL;
+    }
+    size_t size = strlen(charts) + stem + 2;
+    char *path = nw_xrealloc(NULL, size);
+    snprintf(path, size, "%s/%.*s.md", charts, (int)(stem - 4), dir);
+    char *md = slurp(path);
+    free(path);
+    return md;
+}
+
 int main(int argc, char **argv) {
     int status = 0;
     printf("## Building and running {#sec-running}\n\n");
     int i = 1;
+    const char *charts = NULL;
+    if (argc > 2 && strcmp(argv[1], "-c") == 0) {
+        charts = argv[2];
+        i = 3;
+    }
     if (i >= argc) {
         printf("This chapter has no programs.\n");
     }
     while (i < argc) {
         if (i + 1 >= argc) {
-            fprintf(stderr, "usage: %s PROG 'COMPILE LINE' [TRANSCRIPT...] -- ...\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [-c CHARTS] PROG 'COMPILE LINE' "
+                            "[TRANSCRIPT...] -- ...\n", argv[0]);
             return 2;
         }
         const char *prog = argv[i];
@@ -178,6 +210,11 @@ int main(int argc, char **argv) {
             printf(" at commit ");
             put_md_text(v[8]);
             printf(", from `%s`:\n\n", argv[i]);
+            char *chart = chart_for(charts, argv[i]);
+            if (chart != NULL) {
+                fputs(chart, stdout);
+                free(chart);
+            }
             code_block(body, ".transcript");
             free(text);
             ++shown;

@@ -2,7 +2,8 @@
  *
  * Usage:
  *   nwindex nav CHAPTER META...      page metadata (YAML) for one chapter:
- *                                    the table of contents, previous, next
+ *                                    the table of contents, previous, next;
+ *                                    CHAPTER "-" for a page that is none
  *   nwindex index META...            the front page, in Pandoc Markdown
  *   nwindex snippets SRCDIR META...  build/snippets.tsv: label, chapter,
  *                                    tangled file, first and last line, URL
@@ -109,7 +110,9 @@ static int cmd_nav(const char *current, const struct chapter *chs, size_t n) {
             at = i;
         }
     }
-    if (at == n) {
+    /* "-": a page of the book that is not a chapter (the front page, the
+     * indexes): the table of contents, with no chapter current. */
+    if (at == n && strcmp(current, "-") != 0) {
         fprintf(stderr, "nwindex: chapter %s is not in the book\n", current);
         return 1;
     }
@@ -122,7 +125,7 @@ static int cmd_nav(const char *current, const struct chapter *chs, size_t n) {
             printf("    current: true\n");
         }
     }
-    if (at > 0) {
+    if (at > 0 && at < n) {
         printf("prev-title: ");
         put_yaml(chs[at - 1].title);
         printf("\nprev-href: \"%s.html\"\n", chs[at - 1].name);

@@ -559,9 +559,10 @@ lint_orphans() {
                 ;;
             *.expect.pending) lo_prog=${lo_name%.expect.pending} ;;
             *.expect) lo_prog=${lo_name%.expect} ;;
+            *.chart) lo_prog=${lo_name%.chart} ;; # what the page draws (evchart)
             *)
                 if [ ! -d "$lo_f" ]; then
-                    fail "$lo_name" "$lo_f is not evidence (PROG.expect or PROG/)"
+                    fail "$lo_name" "$lo_f is not evidence (PROG.expect, PROG.chart or PROG/)"
                     continue
                 fi
                 lo_prog=$lo_name

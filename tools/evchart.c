@@ -1,0 +1,635 @@
+/* evchart: a chart of the values a transcript recorded.
+ *
+ * Usage:
+ *   evchart gnuplot SPEC TRANSCRIPT > chart.gp    a gnuplot script that
+ *                                                 writes the SVG to stdout
+ *   evchart figure SPEC TRANSCRIPT IMAGE > fig.md the chart as a Pandoc
+ *                                                 Markdown figure
+ *
+ * SPEC is evidence/PROG.chart, one directive a line ('#' starts a comment):
+ *
+ *   title  TEXT       what the chart shows (required)
+ *   unit   TEXT       the unit of the values, under the axis
+ *   better higher|lower
+ *                     which way is better, said under the title
+ *   from   TEXT       rows are looked for from the first output line that
+ *                     begins with TEXT on (for a table whose row names also
+ *                     appear in an earlier table)
+ *   group  TEXT       the rows that follow are lines that begin with TEXT and
+ *                     then their own text, drawn under the heading TEXT
+ *   bar    N TEXT     a bar: the Nth number on the output line that begins
+ *                     with TEXT, counted after TEXT
+ *   ref    N TEXT     the same, drawn as a reference: a bar of its own
+ *                     colour and a dashed line across its group
+ *
+ * A bar or ref line may end in " | LABEL": the row is found by its TEXT and
+ * named LABEL on the chart.
+ *
+ * Text is matched with runs of blanks taken as one blank, so a row is named
+ * as the program prints it, without its column padding. A number is a blank-
+ * separated token such as 12.5, -3 or 1e-05, with at most a trailing ',',
+ * ';', ':', '%', ')' or 'x'.
+ *
+ * TRANSCRIPT is evidence/PROG/GPU.txt: header lines ("gpu: ...", "date:
+ * ..."), the line "--- output ---", then the output. Only values found in
+ * the output are drawn, each labelled with its text as recorded; a row the
+ * output lacks is an error, reported at the line of SPEC that names it.
+ *
+ * Every string reaches gnuplot as a double-quoted string with its
+ * backslashes and quotes escaped, in noenhanced mode, and gnuplot escapes
+ * it for SVG; the figure's caption is escaped Markdown text.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "nwpipe.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/* The chart's layout, in SVG pixels: wide enough for a row name and a bar
+ * on one line, each bar tall enough to read its value. */
+enum {
+    kWidth = 640,
+    kRowHeight = 30,
+    kChrome = 150, /* title, subtitle, axis and its label */
+    kMaxRows = 64,
+    kMaxText = 200
+};
+
+static const char kSeparator[] = "--- output ---";
+
+enum row_kind { ROW_BAR, ROW_REF, ROW_GROUP };
+
+struct row {
+    enum row_kind kind;
+    char label[kMaxText];  /* what the chart says */
+    char match[kMaxText];  /* the start of the output line, normalised */
+    int nth;
+    long spec_line;
+    char value[64];        /* the number as recorded */
+    double v;
+};
+
+struct spec {
+    const char *path;
+    char title[kMaxText], unit[kMaxText], from[kMaxText];
+    char better; /* 'h' higher, 'l' lower, 0 unsaid */
+    long from_line;
+    struct row rows[kMaxRows];
+    int n;
+};
+
+/* Copies s normalised: leading and trailing blanks dropped, inner runs of
+ * blanks made one. */
+static void normalise(const char *s, size_t len, char *out, size_t size) {
+    size_t n = 0;
+    int blank = 0;
+    for (size_t i = 0; i < len && n + 1 < size; ++i) {
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+            blank = n > 0;
+            continue;
+        }
+        if (blank && n + 2 < size) {
+            out[n++] = ' ';
+        }
+        blank = 0;
+        out[n++] = s[i];
+    }
+    out[n] = '\0';
+}
+
+/* Printable text only: no control characters, valid enough to print. */
+static int printable(const char *s) {
+    for (; *s; ++s) {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int spec_error(const struct spec *sp, long line, const char *msg,
+                      const char *arg) {
+    fprintf(stderr, "%s:%ld: %s%s\n", sp->path, line, msg, arg ? arg : "");
+    return -1;
+}
+
+static int read_spec(const char *path, struct spec *sp) {
+    memset(sp, 0, sizeof *sp);
+    sp->path = path;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long no = 0;
+    int status = 0;
+    char group[kMaxText] = "";
+    while (status == 0 && (len = getline(&line, &cap, f)) != -1) {
+        ++no;
+        if (len > 0 && line[len - 1] == '\n') {
+            line[--len] = '\0';
+        }
+        if ((size_t)len != strlen(line) || !printable(line)) {
+            status = spec_error(sp, no, "not a line of text", NULL);
+            break;
+        }
+        char *s = line + strspn(line, " \t");
+        if (*s == '#' || *s == '\0') {
+            continue;
+        }
+        char *key = s;
+        size_t klen = strcspn(s, " \t");
+        char *rest = s + klen;
+        rest += strspn(rest, " \t");
+        key[klen] = '\0';
+        char text[kMaxText];
+        if (strlen(rest) >= kMaxText - 1) {
+            status = spec_error(sp, no, "the text is too long", NULL);
+            break;
+        }
+        if (strcmp(key, "bar") == 0 || strcmp(key, "ref") == 0) {
+            char *end = NULL;
+            errno = 0;
+            long nth = strtol(rest, &end, 10);
+            if (errno != 0 || end == rest || nth < 1 || nth > 100 ||
+                (*end != ' ' && *end != '\t')) {
+                status = spec_error(sp, no, key,
+                                    ": wants a number N from 1 and a row, "
+                                    "e.g. \"bar 3 blelloch, plain\"");
+                break;
+            }
+            rest = end + strspn(end, " \t");
+            /* "TEXT | LABEL": the row is found by TEXT, drawn as LABEL. */
+            char *bar = strstr(rest, " | ");
+            char label[kMaxText] = "";
+            if (bar != NULL) {
+                normalise(bar + 3, strlen(bar + 3), label, sizeof label);
+                *bar = '\0';
+            }
+            normalise(rest, strlen(rest), text, sizeof text);
+            if (text[0] == '\0') {
+                status = spec_error(sp, no, key, ": names no row");
+                break;
+            }
+            if (sp->n == kMaxRows) {
+                status = spec_error(sp, no, "too many rows for one chart", NULL);
+                break;
+            }
+            struct row *r = &sp->rows[sp->n++];
+            r->kind = key[0] == 'b' ? ROW_BAR : ROW_REF;
+            snprintf(r->label, sizeof r->label, "%s", label[0] ? label : text);
+            if (group[0] != '\0') {
+                size_t gl = strlen(group);
+                if (gl + 1 + strlen(text) + 1 > sizeof r->match) {
+                    status = spec_error(sp, no, "the text is too long", NULL);
+                    break;
+                }
+                memcpy(r->match, group, gl);
+                r->match[gl] = ' ';
+                memcpy(r->match + gl + 1, text, strlen(text) + 1);
+            } else {
+                snprintf(r->match, sizeof r->match, "%s", text);
+            }
+            r->nth = (int)nth;
+            r->spec_line = no;
+            continue;
+        }
+        normalise(rest, strlen(rest), text, sizeof text);
+        if (strcmp(key, "title") == 0) {
+            snprintf(sp->title, sizeof sp->title, "%s", text);
+        } else if (strcmp(key, "unit") == 0) {
+            snprintf(sp->unit, sizeof sp->unit, "%s", text);
+        } else if (strcmp(key, "better") == 0) {
+            if (strcmp(text, "higher") != 0 && strcmp(text, "lower") != 0) {
+                status = spec_error(sp, no, "better is \"higher\" or \"lower\"",
+                                    NULL);
+                break;
+            }
+            sp->better = text[0];
+        } else if (strcmp(key, "from") == 0) {
+            snprintf(sp->from, sizeof sp->from, "%s", text);
+            sp->from_line = no;
+        } else if (strcmp(key, "group") == 0) {
+            if (text[0] == '\0') {
+                status = spec_error(sp, no, "group names no text", NULL);
+                break;
+            }
+            if (sp->n == kMaxRows) {
+                status = spec_error(sp, no, "too many rows for one chart", NULL);
+                break;
+            }
+            snprintf(group, sizeof group, "%s", text);
+            struct row *r = &sp->rows[sp->n++];
+            r->kind = ROW_GROUP;
+            snprintf(r->label, sizeof r->label, "%s", text);
+            r->spec_line = no;
+        } else {
+            status = spec_error(sp, no, "unknown directive: ", key);
+        }
+    }
+    free(line);
+    fclose(f);
+    if (status == 0 && sp->title[0] == '\0') {
+        status = spec_error(sp, 1, "no title line", NULL);
+    }
+    int bars = 0;
+    for (int i = 0; i < sp->n; ++i) {
+        bars += sp->rows[i].kind != ROW_GROUP;
+    }
+    if (status == 0 && bars == 0) {
+        status = spec_error(sp, no, "no bar or ref line: nothing to draw", NULL);
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct transcript {
+    char *text;
+    char gpu[kMaxText], date[kMaxText];
+    char **lines; /* the output, one normalised line each */
+    long *lineno; /* their line numbers in the file */
+    size_t n;
+};
+
+static void free_transcript(struct transcript *t) {
+    for (size_t i = 0; i < t->n; ++i) {
+        free(t->lines[i]);
+    }
+    free(t->lines);
+    free(t->lineno);
+    free(t->text);
+}
+
+static int read_transcript(const char *path, struct transcript *t) {
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0, tcap = 0;
+    ssize_t len;
+    long no = 0;
+    int in_output = 0, status = 0;
+    while ((len = getline(&line, &cap, f)) != -1) {
+        ++no;
+        if (len > 0 && line[len - 1] == '\n') {
+            line[--len] = '\0';
+        }
+        if ((size_t)len != strlen(line)) {
+            fprintf(stderr, "%s:%ld: a NUL byte; a transcript is text\n", path,
+                    no);
+            status = -1;
+            break;
+        }
+        if (!in_output) {
+            if (strcmp(line, kSeparator) == 0) {
+                in_output = 1;
+            } else if (strncmp(line, "gpu:", 4) == 0) {
+                normalise(line + 4, (size_t)len - 4, t->gpu, sizeof t->gpu);
+            } else if (strncmp(line, "date:", 5) == 0) {
+                normalise(line + 5, (size_t)len - 5, t->date, sizeof t->date);
+            }
+            continue;
+        }
+        if (t->n == tcap) {
+            tcap = tcap ? 2 * tcap : 64;
+            t->lines = nw_xrealloc(t->lines, tcap * sizeof *t->lines);
+            t->lineno = nw_xrealloc(t->lineno, tcap * sizeof *t->lineno);
+        }
+        size_t size = (size_t)len + 1;
+        t->lines[t->n] = nw_xrealloc(NULL, size);
+        normalise(line, (size_t)len, t->lines[t->n], size);
+        t->lineno[t->n] = no;
+        ++t->n;
+    }
+    free(line);
+    fclose(f);
+    if (status == 0 && !in_output) {
+        fprintf(stderr, "%s: no \"%s\" line: not a transcript\n", path,
+                kSeparator);
+        status = -1;
+    }
+    if (!printable(t->gpu) || !printable(t->date)) {
+        t->gpu[0] = t->date[0] = '\0';
+    }
+    return status;
+}
+
+/* Does the normalised line begin with text, as whole words? */
+static int begins(const char *line, const char *text) {
+    size_t n = strlen(text);
+    return strncmp(line, text, n) == 0 && (line[n] == ' ' || line[n] == '\0');
+}
+
+/* Is the token s[0..n) a number, with at most one trailing mark? Copies
+ * the number's text to out. */
+static int number_token(const char *s, size_t n, char *out, size_t size,
+                        double *v) {
+    while (n > 1 && strchr(",;:%)x", s[n - 1]) != NULL) {
+        --n;
+        break;
+    }
+    size_t i = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+')) {
+        ++i;
+    }
+    size_t digits = 0;
+    while (i < n && isdigit((unsigned char)s[i])) {
+        ++i, ++digits;
+    }
+    if (i < n && s[i] == '.') {
+        ++i;
+        while (i < n && isdigit((unsigned char)s[i])) {
+            ++i, ++digits;
+        }
+    }
+    if (digits == 0) {
+        return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < n && (s[j] == '-' || s[j] == '+')) {
+            ++j;
+        }
+        size_t ed = 0;
+        while (j < n && isdigit((unsigned char)s[j])) {
+            ++j, ++ed;
+        }
+        if (ed == 0) {
+            return 0;
+        }
+        i = j;
+    }
+    if (i != n || n + 1 > size) {
+        return 0;
+    }
+    memcpy(out, s, n);
+    out[n] = '\0';
+    errno = 0;
+    *v = strtod(out, NULL);
+    return errno == 0 && isfinite(*v);
+}
+
+static int find_values(struct spec *sp, const struct transcript *t,
+                       const char *tpath) {
+    size_t start = 0;
+    if (sp->from[0] != '\0') {
+        while (start < t->n && !begins(t->lines[start], sp->from)) {
+            ++start;
+        }
+        if (start == t->n) {
+            fprintf(stderr, "%s:%ld: no output line of %s begins with \"%s\"\n",
+                    sp->path, sp->from_line, tpath, sp->from);
+            return -1;
+        }
+    }
+    int status = 0;
+    for (int r = 0; r < sp->n; ++r) {
+        struct row *row = &sp->rows[r];
+        if (row->kind == ROW_GROUP) {
+            continue;
+        }
+        size_t i = start;
+        while (i < t->n && !begins(t->lines[i], row->match)) {
+            ++i;
+        }
+        if (i == t->n) {
+            fprintf(stderr, "%s:%ld: no output line of %s begins with \"%s\"\n",
+                    sp->path, row->spec_line, tpath, row->match);
+            status = -1;
+            continue;
+        }
+        const char *p = t->lines[i] + strlen(row->match);
+        int seen = 0, found = 0;
+        while (*p && !found) {
+            p += strspn(p, " ");
+            size_t len = strcspn(p, " ");
+            if (len > 0 && number_token(p, len, row->value, sizeof row->value,
+                                        &row->v) && ++seen == row->nth) {
+                found = 1;
+            }
+            p += len;
+        }
+        if (!found) {
+            fprintf(stderr,
+                    "%s:%ld: %s:%ld has %d number%s after \"%s\", not %d\n",
+                    sp->path, row->spec_line, tpath, t->lineno[i], seen,
+                    seen == 1 ? "" : "s", row->match, row->nth);
+            status = -1;
+        } else if (row->v < 0) {
+            fprintf(stderr, "%s:%ld: %s:%ld: a bar of %s: bars start at zero\n",
+                    sp->path, row->spec_line, tpath, t->lineno[i], row->value);
+            status = -1;
+        }
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* A gnuplot double-quoted string. */
+static void put_gp(const char *s) {
+    putchar('"');
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') {
+            putchar('\\');
+        }
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void put_md_text(const char *s) {
+    for (; *s; ++s) {
+        if (strchr("\\`*_{}[]()#+-.!<>|$&@^~\"'=:", *s) != NULL) {
+            putchar('\\');
+        }
+        putchar(*s);
+    }
+}
+
+static void subtitle(const struct spec *sp, const struct transcript *t,
+                     char *out, size_t size) {
+    snprintf(out, size, "%s%s%s%s%s", t->gpu[0] ? t->gpu : "",
+             t->gpu[0] && t->date[0] ? ", " : "", t->date,
+             sp->better && (t->gpu[0] || t->date[0]) ? "; " : "",
+             sp->better == 'h'   ? "longer bars are better"
+             : sp->better == 'l' ? "shorter bars are better"
+                                    : "");
+}
+
+static void gnuplot(const struct spec *sp, const struct transcript *t) {
+    double max = 0;
+    for (int r = 0; r < sp->n; ++r) {
+        if (sp->rows[r].kind != ROW_GROUP && sp->rows[r].v > max) {
+            max = sp->rows[r].v;
+        }
+    }
+    if (max <= 0) {
+        max = 1;
+    }
+    int height = kChrome + kRowHeight * sp->n;
+    /* Wider than kWidth where the row names are long, so that the bars
+     * keep room for the axis and their values (about 8 px a character). */
+    size_t longest = 0;
+    for (int r = 0; r < sp->n; ++r) {
+        size_t len = strlen(sp->rows[r].label);
+        longest = len > longest ? len : longest;
+    }
+    int width = (int)longest * 8 + 460;
+    width = width < kWidth ? kWidth : width;
+    printf("# Drawn by evchart from %s and the transcript; do not edit.\n",
+           sp->path);
+    printf("set terminal svg size %d,%d dynamic font \"sans,13\" "
+           "background rgb \"white\"\n", width, height);
+    printf("set termoption noenhanced\nset encoding utf8\n");
+    /* The title and the line under it, flush left over the whole chart, so
+     * that a long title is not cut at the right. */
+    printf("set tmargin 5\nset label 1 ");
+    put_gp(sp->title);
+    printf(" at screen 0.02, screen 1 offset 0,-1.3 left font \"sans,15\" "
+           "textcolor rgb \"#000000\"\n");
+    char sub[3 * kMaxText];
+    subtitle(sp, t, sub, sizeof sub);
+    if (sub[0] != '\0') {
+        printf("set label 2 ");
+        put_gp(sub);
+        printf(" at screen 0.02, screen 1 offset 0,-2.8 left font \"sans,11\" "
+               "textcolor rgb \"#555555\"\n");
+    }
+    printf("set xlabel ");
+    put_gp(sp->unit[0] ? sp->unit : "value");
+    printf("\nunset key\nset border 3 lc rgb \"#888888\"\n"
+           "set xtics nomirror out textcolor rgb \"#333333\"\n"
+           "set ytics nomirror scale 0 textcolor rgb \"#222222\"\n"
+           "set grid xtics lc rgb \"#e4e4e4\" lt 1\n"
+           "set style fill solid 0.9 noborder\n"
+           "set offsets 0, 0, 0, 0\n");
+    /* A margin on the right for the last bar's value. */
+    printf("set xrange [0:%.6g]\n", max * 1.16);
+    printf("set yrange [%d.5:-0.5]\n", sp->n - 1);
+    printf("set ytics (");
+    for (int r = 0; r < sp->n; ++r) {
+        printf("%s", r ? ", " : "");
+        put_gp(sp->rows[r].kind == ROW_GROUP ? "" : sp->rows[r].label);
+        printf(" %d", r);
+    }
+    printf(")\n");
+    /* A group's heading, larger, flush with the left of the names. */
+    int label = 3;
+    for (int r = 0; r < sp->n; ++r) {
+        if (sp->rows[r].kind == ROW_GROUP) {
+            printf("set label %d ", label++);
+            put_gp(sp->rows[r].label);
+            printf(" at screen 0.02, first %d left font \"sans,14\" "
+                   "textcolor rgb \"#000000\"\n", r);
+        }
+    }
+    /* Dashed lines: each reference across the rows of its group. */
+    int arrow = 1;
+    for (int r = 0; r < sp->n; ++r) {
+        const struct row *row = &sp->rows[r];
+        if (row->kind != ROW_REF) {
+            continue;
+        }
+        int lo = r, hi = r;
+        while (lo > 0 && sp->rows[lo - 1].kind != ROW_GROUP) {
+            --lo;
+        }
+        while (hi + 1 < sp->n && sp->rows[hi + 1].kind != ROW_GROUP) {
+            ++hi;
+        }
+        printf("set arrow %d from %s, %d.5 to %s, %g nohead dt 2 lw 1.5 "
+               "lc rgb \"#b04a00\" front\n",
+               arrow++, row->value, hi, row->value, lo - 0.5);
+    }
+    printf("$rows << EOD\n");
+    for (int r = 0; r < sp->n; ++r) {
+        const struct row *row = &sp->rows[r];
+        if (row->kind != ROW_GROUP) {
+            printf("%d %s %d %s\n", r, row->value, row->kind == ROW_REF,
+                   row->value);
+        }
+    }
+    printf("EOD\n");
+    printf("plot $rows using ($3 == 0 ? $2 : NaN):1:(0):2:($1 - 0.32):"
+           "($1 + 0.32) with boxxyerror lc rgb \"#3b6ea5\", \\\n"
+           "     $rows using ($3 == 1 ? $2 : NaN):1:(0):2:($1 - 0.32):"
+           "($1 + 0.32) with boxxyerror lc rgb \"#b9b9b9\", \\\n"
+           "     $rows using 2:1:(stringcolumn(4)) with labels left "
+           "offset 0.5,0 textcolor rgb \"#222222\"\n");
+}
+
+static void figure(const struct spec *sp, const struct transcript *t,
+                   const char *image) {
+    printf("![");
+    put_md_text(sp->title);
+    if (t->gpu[0]) {
+        printf(", ");
+        put_md_text(t->gpu);
+    }
+    printf("\\. Drawn from the transcript below, each bar one recorded "
+           "value");
+    for (int r = 0; r < sp->n; ++r) {
+        if (sp->rows[r].kind == ROW_REF) {
+            printf("; the grey bar and the dashed line are the reference, ");
+            put_md_text(sp->rows[r].label);
+            break;
+        }
+    }
+    printf("\\.](");
+    for (const char *s = image; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (isalnum(c) || strchr("-_.~/", c) != NULL) {
+            putchar(c);
+        } else {
+            printf("%%%02X", c);
+        }
+    }
+    printf("){.chart}\n\n");
+}
+
+int main(int argc, char **argv) {
+    int gp = argc == 4 && strcmp(argv[1], "gnuplot") == 0;
+    int fig = argc == 5 && strcmp(argv[1], "figure") == 0;
+    if (!gp && !fig) {
+        fprintf(stderr,
+                "usage: %s gnuplot SPEC TRANSCRIPT > chart.gp\n"
+                "       %s figure SPEC TRANSCRIPT IMAGE > figure.md\n",
+                argv[0], argv[0]);
+        return 2;
+    }
+    struct spec sp;
+    struct transcript t;
+    if (read_spec(argv[2], &sp) != 0) {
+        return 1;
+    }
+    if (read_transcript(argv[3], &t) != 0) {
+        free_transcript(&t);
+        return 1;
+    }
+    int status = find_values(&sp, &t, argv[3]) != 0;
+    if (status == 0) {
+        if (gp) {
+            gnuplot(&sp, &t);
+        } else {
+            figure(&sp, &t, argv[4]);
+        }
+    }
+    free_transcript(&t);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write\n", argv[0]);
+        status = 1;
+    }
+    return status;
+}

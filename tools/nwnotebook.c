@@ -1,0 +1,530 @@
+/* nwnotebook: a chapter as a notebook for a free T4 GPU, in Pandoc
+ * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
+ *
+ * Usage: nwnotebook [-t TCHECK.c] PIPE SRCDIR
+ *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --]...
+ *
+ * PIPE is the chapter's noweb pipeline (markup chapters/NAME.nw). The
+ * notebook holds, in this order:
+ *   - the chapter's prose as Markdown cells, one per section, each code
+ *     chunk shown in its place as in the book (name, = or +=, its code);
+ *   - for every file root, a cell that writes the tangled file from SRCDIR
+ *     (%%writefile);
+ *   - for every program, a cell with the book's compile line (the same text
+ *     the page prints, from tools/compile.mk), a cell that runs it and keeps
+ *     its output and exit status;
+ *   - with -t and an EXPECT (evidence/PROG.expect), cells that write the
+ *     book's checker and build it with gcc, write the expectation and the
+ *     recorded transcripts (evidence/PROG/GPU.txt), and check the output
+ *     the way `make check` does.
+ * The notebook asks for a GPU, a T4 where the service offers a choice.
+ *
+ * Code and files reach the notebook in fenced blocks longer than any fence
+ * inside them, names as escaped Markdown text, and the shell only ever sees
+ * program and file names made of letters, digits and . _ + -.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "nwpipe.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sb {
+    char *s;
+    size_t n, cap;
+};
+
+static void sb_add(struct sb *b, const char *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->s = nw_xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+static void sb_puts(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return NULL;
+    }
+    struct sb b = {NULL, 0, 0};
+    sb_puts(&b, "");
+    char chunk[8192];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        sb_add(&b, chunk, got);
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || strlen(b.s) != b.n) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+static size_t longest_run(const char *s, char ch) {
+    size_t best = 0, run = 0;
+    for (; *s; ++s) {
+        run = (*s == ch) ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    return best;
+}
+
+/* A name the shell and %%writefile may see as it is. */
+static int safe_name(const char *s) {
+    if (*s == '\0' || *s == '-' || *s == '.') {
+        return 0;
+    }
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (!isalnum(c) && c != '.' && c != '_' && c != '+' && c != '-') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A fenced block of text, with a fence no line of the text can close. */
+static void block(const char *cls, const char *first, const char *text) {
+    size_t fence = longest_run(text, '~') + 1;
+    if (first != NULL) {
+        size_t f2 = longest_run(first, '~') + 1;
+        fence = f2 > fence ? f2 : fence;
+    }
+    fence = fence < 4 ? 4 : fence;
+    for (size_t i = 0; i < fence; ++i) {
+        putchar('~');
+    }
+    printf(" {%s}\n", cls);
+    if (first != NULL) {
+        printf("%s\n", first);
+    }
+    fputs(text, stdout);
+    if (*text && text[strlen(text) - 1] != '\n') {
+        putchar('\n');
+    }
+    for (size_t i = 0; i < fence; ++i) {
+        putchar('~');
+    }
+    putchar('\n');
+}
+
+static void code_cell(const char *first, const char *text) {
+    printf("\n::: {.cell .code}\n");
+    block(".python", first, text);
+    printf(":::\n");
+}
+
+static void open_md(void) { printf("\n::: {.cell .markdown}\n"); }
+static void close_md(void) { printf(":::\n"); }
+
+/* ------------------------------------------------------------------ */
+/* The prose                                                            */
+
+/* A documentation chunk as Pandoc Markdown: [[code]] as inline code, a
+ * chunk reference as its name in angle brackets. */
+static void docs_text(const struct nw_chunk *c, struct sb *out) {
+    for (size_t j = 0; j < c->n; ++j) {
+        const struct nw_item *it = &c->items[j];
+        switch (it->kind) {
+            case NW_TEXT: sb_puts(out, it->s); break;
+            case NW_NL: sb_puts(out, "\n"); break;
+            case NW_USE:
+                sb_puts(out, "\xe2\x9f\xa8");
+                sb_puts(out, it->s);
+                sb_puts(out, "\xe2\x9f\xa9");
+                break;
+            case NW_QUOTE: {
+                size_t end = j + 1;
+                struct sb q = {NULL, 0, 0};
+                sb_puts(&q, "");
+                for (; end < c->n && c->items[end].kind != NW_ENDQUOTE; ++end) {
+                    const struct nw_item *x = &c->items[end];
+                    if (x->kind == NW_TEXT) {
+                        sb_puts(&q, x->s);
+                    } else if (x->kind == NW_USE) {
+                        sb_puts(&q, "\xe2\x9f\xa8");
+                        sb_puts(&q, x->s);
+                        sb_puts(&q, "\xe2\x9f\xa9");
+                    } else if (x->kind == NW_NL) {
+                        sb_puts(&q, " ");
+                    }
+                }
+                size_t ticks = longest_run(q.s, '`') + 1;
+                for (size_t k = 0; k < ticks; ++k) {
+                    sb_puts(out, "`");
+                }
+                sb_puts(out, " ");
+                sb_puts(out, q.s);
+                sb_puts(out, " ");
+                for (size_t k = 0; k < ticks; ++k) {
+                    sb_puts(out, "`");
+                }
+                free(q.s);
+                j = end;
+                break;
+            }
+            case NW_ENDQUOTE: break;
+        }
+    }
+}
+
+struct prose {
+    struct sb cell;    /* the Markdown cell being written */
+    int in_fence;      /* inside a fenced code block of the prose */
+    char fence[16];    /* its opening run of ` or ~ */
+    int titled;        /* the chapter's title has been written */
+};
+
+static const char kIntro[] =
+    "This notebook is a chapter of *CUDA by running it*, a course book whose "
+    "every program runs and whose every number was measured. The chapter's "
+    "prose and code come first, as in the book. The cells under *Run it* at "
+    "the end write the chapter's program, compile it with the book's "
+    "compile line, run it and check what it printed.\n\n"
+    "It needs a GPU. On Colab: *Runtime*, *Change runtime type*, *T4 GPU*; "
+    "then *Runtime*, *Run all*.\n";
+
+/* Writes the cell, unless it holds nothing but blank lines. */
+static void flush_cell(struct prose *st) {
+    const char *s = st->cell.s ? st->cell.s : "";
+    if (s[strspn(s, " \t\n")] != '\0') {
+        const char *start = s + strspn(s, "\n");
+        size_t len = strlen(start);
+        while (len > 0 && start[len - 1] == '\n') {
+            --len;
+        }
+        open_md();
+        fwrite(start, 1, len, stdout);
+        printf("\n");
+        close_md();
+    }
+    st->cell.n = 0;
+    sb_puts(&st->cell, "");
+}
+
+/* Prose, one Markdown cell per section: a heading starts a new cell. The
+ * chapter's title gets a cell of its own, followed by how to run the
+ * notebook. */
+static void prose_lines(struct prose *st, const char *text) {
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+        size_t indent = strspn(p, " ");
+        const char *s = p + indent;
+        char ch = s[0];
+        size_t run = (ch == '`' || ch == '~') ? strspn(s, ch == '`' ? "`" : "~") : 0;
+        if (indent < 4 && !st->in_fence && run >= 3) {
+            run = run < sizeof st->fence ? run : sizeof st->fence - 1;
+            memcpy(st->fence, s, run);
+            st->fence[run] = '\0';
+            st->in_fence = 1;
+        } else if (indent < 4 && st->in_fence && ch == st->fence[0] &&
+                   run >= strlen(st->fence)) {
+            const char *rest = s + run;
+            rest += strspn(rest, " \t");
+            if (*rest == '\n' || *rest == '\0') {
+                st->in_fence = 0;
+            }
+        } else if (!st->in_fence && p[0] == '#') {
+            size_t hashes = strspn(p, "#");
+            if (hashes <= 6 && (p[hashes] == ' ' || p[hashes] == '\n')) {
+                flush_cell(st);
+                if (hashes == 1 && !st->titled) {
+                    sb_add(&st->cell, p, len);
+                    flush_cell(st);
+                    sb_puts(&st->cell, kIntro);
+                    flush_cell(st);
+                    st->titled = 1;
+                    p += len;
+                    continue;
+                }
+            }
+        }
+        sb_add(&st->cell, p, len);
+        if (p[len - 1] != '\n') {
+            sb_puts(&st->cell, "\n");
+        }
+        p += len;
+    }
+}
+
+static void code_chunk(struct prose *st, const struct nw_chunk *c) {
+    struct sb code = {NULL, 0, 0};
+    sb_puts(&code, "");
+    for (size_t j = 0; j < c->n; ++j) {
+        const struct nw_item *it = &c->items[j];
+        if (it->kind == NW_NL) {
+            if (j > 0) {
+                sb_puts(&code, "\n");
+            }
+        } else if (it->kind == NW_TEXT) {
+            sb_puts(&code, it->s);
+        } else if (it->kind == NW_USE) {
+            sb_puts(&code, "\xe2\x9f\xa8");
+            sb_puts(&code, it->s);
+            sb_puts(&code, "\xe2\x9f\xa9");
+        }
+    }
+    /* The chunk's name, escaped, and its code in a fence of its own. */
+    sb_puts(&st->cell, "\n**\xe2\x9f\xa8");
+    for (const char *n = c->name; *n; ++n) {
+        if (strchr("\\`*_{}[]()#+-.!<>|$&@^~\"'=:", *n) != NULL) {
+            sb_puts(&st->cell, "\\");
+        }
+        sb_add(&st->cell, n, 1);
+    }
+    sb_puts(&st->cell, c->piece > 1 ? "\xe2\x9f\xa9 +\xe2\x89\xa1**\n\n"
+                                    : "\xe2\x9f\xa9 \xe2\x89\xa1**\n\n");
+    size_t fence = longest_run(code.s, '~') + 1;
+    fence = fence < 4 ? 4 : fence;
+    for (size_t i = 0; i < fence; ++i) {
+        sb_puts(&st->cell, "~");
+    }
+    sb_puts(&st->cell, " {.cpp}\n");
+    sb_puts(&st->cell, code.s);
+    if (code.n > 0 && code.s[code.n - 1] != '\n') {
+        sb_puts(&st->cell, "\n");
+    }
+    for (size_t i = 0; i < fence; ++i) {
+        sb_puts(&st->cell, "~");
+    }
+    sb_puts(&st->cell, "\n\n");
+    free(code.s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running it                                                           */
+
+struct program {
+    const char *name, *line, *expect;
+    const char **transcripts;
+    int ntranscripts;
+};
+
+static int run_cells(const struct nw_doc *doc, const char *srcdir,
+                     const char *tcheck, const struct program *progs,
+                     int nprogs) {
+    open_md();
+    printf("## Run it\n\nThe cells below write the chapter's files as the "
+           "book tangles them, compile %s with the book's compile line, and "
+           "run %s.\n", nprogs == 1 ? "its program" : "its programs",
+           nprogs == 1 ? "it" : "each");
+    if (nprogs == 0) {
+        printf("\nThis chapter has no program to run.\n");
+    }
+    close_md();
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (!c->is_code || c->name == NULL || c->piece != 1 ||
+            !nw_is_file_name(c->name) || nw_is_used(doc, c->name)) {
+            continue;
+        }
+        if (!safe_name(c->name)) {
+            fprintf(stderr, "%s:%ld: the file name %s has characters a notebook "
+                            "cannot write safely\n",
+                    doc->file ? doc->file : "?", c->line, c->name);
+            return 1;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", srcdir, c->name);
+        char *text = slurp(path);
+        if (text == NULL) {
+            fprintf(stderr, "%s: cannot read the tangled file, or it is not "
+                            "text\n", path);
+            return 1;
+        }
+        char first[512];
+        snprintf(first, sizeof first, "%%%%writefile %s", c->name);
+        code_cell(first, text);
+        free(text);
+    }
+    int wrote_checker = 0;
+    for (int k = 0; k < nprogs; ++k) {
+        const struct program *p = &progs[k];
+        char buf[1024];
+        open_md();
+        printf("### `%s`\n\nCompile it with the book's compile line, then run "
+               "it. Its output is kept in `%s.out` and its exit status in "
+               "`%s.status`.\n", p->name, p->name, p->name);
+        close_md();
+        code_cell("%%bash", p->line);
+        snprintf(buf, sizeof buf,
+                 "./%s | tee %s.out\necho \"${PIPESTATUS[0]}\" > %s.status\n",
+                 p->name, p->name, p->name);
+        code_cell("%%bash", buf);
+        if (tcheck == NULL || p->expect == NULL) {
+            continue;
+        }
+        open_md();
+        printf("The book holds the output to an expectation, `evidence/%s"
+               ".expect`: every line literal except the holes, such as "
+               "`{{ms}}` for a time. ", p->name);
+        if (!wrote_checker) {
+            printf("The next cells write the book's checker, `tcheck.c`, and "
+                   "build it with gcc; then ");
+        } else {
+            printf("Next, ");
+        }
+        printf("the expectation and the transcripts recorded on other GPUs, "
+               "and the check itself: `PASS`, or the lines that differ.\n");
+        close_md();
+        if (!wrote_checker) {
+            char *src = slurp(tcheck);
+            if (src == NULL) {
+                fprintf(stderr, "%s: cannot read the checker\n", tcheck);
+                return 1;
+            }
+            code_cell("%%writefile tcheck.c", src);
+            free(src);
+            code_cell("%%bash", "gcc -std=c11 -O2 -o tcheck tcheck.c");
+            wrote_checker = 1;
+        }
+        snprintf(buf, sizeof buf, "mkdir -p evidence/%s", p->name);
+        code_cell("%%bash", buf);
+        char *expect = slurp(p->expect);
+        if (expect == NULL) {
+            fprintf(stderr, "%s: cannot read\n", p->expect);
+            return 1;
+        }
+        snprintf(buf, sizeof buf, "%%%%writefile evidence/%s.expect", p->name);
+        code_cell(buf, expect);
+        free(expect);
+        for (int t = 0; t < p->ntranscripts; ++t) {
+            const char *base = strrchr(p->transcripts[t], '/');
+            base = base ? base + 1 : p->transcripts[t];
+            if (!safe_name(base)) {
+                fprintf(stderr, "%s: a transcript name a notebook cannot write "
+                                "safely\n", p->transcripts[t]);
+                return 1;
+            }
+            char *tr = slurp(p->transcripts[t]);
+            if (tr == NULL) {
+                fprintf(stderr, "%s: cannot read\n", p->transcripts[t]);
+                return 1;
+            }
+            snprintf(buf, sizeof buf, "%%%%writefile evidence/%s/%s", p->name,
+                     base);
+            code_cell(buf, tr);
+            free(tr);
+        }
+        snprintf(buf, sizeof buf,
+                 "status=$(cat %s.status)\n"
+                 "if [ \"$status\" = 77 ]; then\n"
+                 "    echo \"SKIP %s: this GPU cannot run it; the last line it "
+                 "printed on stderr says why\"\n"
+                 "else\n"
+                 "    ./tcheck check evidence/%s.expect evidence/%s %s.out "
+                 "\"$status\"\n"
+                 "fi\n",
+                 p->name, p->name, p->name, p->name, p->name);
+        code_cell("%%bash", buf);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int i = 1;
+    const char *tcheck = NULL;
+    if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
+        tcheck = argv[i + 1];
+        i += 2;
+    }
+    if (argc - i < 2) {
+        fprintf(stderr,
+                "usage: %s [-t TCHECK.c] PIPE SRCDIR [PROG 'COMPILE LINE' "
+                "[EXPECT] [TRANSCRIPT...] --]...\n",
+                argv[0]);
+        return 2;
+    }
+    const char *pipe = argv[i], *srcdir = argv[i + 1];
+    i += 2;
+    struct program *progs = nw_xrealloc(NULL, (size_t)argc * sizeof *progs);
+    int nprogs = 0, status = 0;
+    while (i < argc) {
+        if (i + 1 >= argc || !safe_name(argv[i])) {
+            fprintf(stderr, "%s: want PROG 'COMPILE LINE' [EXPECT] "
+                            "[TRANSCRIPT...] --, with PROG a plain name\n",
+                    argv[0]);
+            free(progs);
+            return 2;
+        }
+        struct program *p = &progs[nprogs++];
+        memset(p, 0, sizeof *p);
+        p->name = argv[i];
+        p->line = argv[i + 1];
+        p->transcripts = (const char **)&argv[i + 2];
+        i += 2;
+        for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {
+            size_t len = strlen(argv[i]);
+            if (len > 7 && strcmp(argv[i] + len - 7, ".expect") == 0) {
+                p->expect = argv[i];
+                p->transcripts = (const char **)&argv[i + 1];
+            } else {
+                ++p->ntranscripts;
+            }
+        }
+        if (i < argc) {
+            ++i;
+        }
+    }
+
+    FILE *f = fopen(pipe, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: cannot read\n", pipe);
+        free(progs);
+        return 1;
+    }
+    struct nw_doc doc;
+    char err[1024];
+    if (nw_read(f, &doc, err, sizeof err) != 0) {
+        if (err[0] != '\0') {
+            fprintf(stderr, "%s\n", err);
+        }
+        fclose(f);
+        nw_free(&doc);
+        free(progs);
+        return 1;
+    }
+    fclose(f);
+
+    printf("---\njupyter:\n"
+           "  accelerator: GPU\n"
+           "  colab:\n    gpuType: T4\n    provenance: []\n"
+           "  kernelspec:\n    display_name: Python 3\n    name: python3\n"
+           "  language_info:\n    name: python\n"
+           "...\n");
+    struct prose st;
+    memset(&st, 0, sizeof st);
+    sb_puts(&st.cell, "");
+    for (size_t k = 0; k < doc.n; ++k) {
+        const struct nw_chunk *c = &doc.chunks[k];
+        if (c->is_code) {
+            code_chunk(&st, c);
+        } else {
+            struct sb text = {NULL, 0, 0};
+            sb_puts(&text, "");
+            docs_text(c, &text);
+            prose_lines(&st, text.s);
+            free(text.s);
+        }
+    }
+    flush_cell(&st);
+    free(st.cell.s);
+    status = run_cells(&doc, srcdir, tcheck, progs, nprogs);
+    nw_free(&doc);
+    free(progs);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write\n", argv[0]);
+        status = 1;
+    }
+    return status;
+}

@@ -1,0 +1,108 @@
+/* nwperma: give every heading of a page a permalink.
+ *
+ * Usage: nwperma < page.html > page.linked.html
+ *
+ * Every heading pandoc wrote with an id, <h2 id="timing">Timing</h2>, gets
+ * a link to itself before its end tag,
+ *   <h2 id="timing">Timing<a class="permalink" href="#timing"
+ *     aria-label="Link to this section">#</a></h2>,
+ * so that a reader can copy the address of any section. The id is copied
+ * as pandoc wrote it, already escaped for an attribute. Chunks carry their
+ * own permalink, the chunk's name in its header.
+ */
+#include "nwpipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(FILE *in, size_t *len) {
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = nw_xrealloc(NULL, cap);
+    while ((got = fread(buf + n, 1, cap - n - 1, in)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            cap *= 2;
+            buf = nw_xrealloc(buf, cap);
+        }
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Is p the start of a heading tag, "<h1" to "<h6" and then a blank or '>'?
+ * Sets *level to its digit. */
+static int heading_open(const char *p, char *level) {
+    if (p[0] != '<' || (p[1] != 'h' && p[1] != 'H') || p[2] < '1' ||
+        p[2] > '6') {
+        return 0;
+    }
+    if (p[3] != ' ' && p[3] != '\n' && p[3] != '>') {
+        return 0;
+    }
+    *level = p[2];
+    return 1;
+}
+
+/* The value of the id attribute in the tag from p to end, or NULL. */
+static const char *tag_id(const char *p, const char *end, size_t *len) {
+    for (const char *q = p; q + 5 <= end; ++q) {
+        if ((q[0] == ' ' || q[0] == '\n') && strncmp(q + 1, "id=\"", 4) == 0) {
+            const char *v = q + 5;
+            const char *e = memchr(v, '"', (size_t)(end - v));
+            if (e == NULL) {
+                return NULL;
+            }
+            *len = (size_t)(e - v);
+            return v;
+        }
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 1) {
+        fprintf(stderr, "usage: %s < page.html > out.html\n", argv[0]);
+        return 2;
+    }
+    size_t n;
+    char *html = slurp(stdin, &n);
+    int status = 0;
+    const char *p = html;
+    const char *out = html; /* written up to here */
+    while ((p = strchr(p, '<')) != NULL) {
+        char level;
+        if (!heading_open(p, &level)) {
+            ++p;
+            continue;
+        }
+        const char *gt = strchr(p, '>');
+        if (gt == NULL) {
+            break;
+        }
+        size_t idlen = 0;
+        const char *id = tag_id(p, gt, &idlen);
+        char close[6] = {'<', '/', 'h', level, '>', '\0'};
+        const char *end = strstr(gt, close);
+        if (end == NULL) {
+            fprintf(stderr, "nwperma: a <h%c> is never closed\n", level);
+            status = 1;
+            break;
+        }
+        if (id != NULL && idlen > 0) {
+            fwrite(out, 1, (size_t)(end - out), stdout);
+            printf("<a class=\"permalink\" href=\"#%.*s\" "
+                   "aria-label=\"Link to this section\">#</a>",
+                   (int)idlen, id);
+            out = end;
+        }
+        p = end;
+    }
+    fputs(out, stdout);
+    free(html);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "nwperma: cannot write the page\n");
+        status = 1;
+    }
+    return status;
+}

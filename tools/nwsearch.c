@@ -1,0 +1,567 @@
+/* nwsearch: the search index of the book, as a script.
+ *
+ * Usage: nwsearch PAGE.html... > search-index.js
+ *
+ * Reads the finished pages and writes
+ *   window.BOOK_INDEX = {"docs": [{"u": ..., "t": ..., "p": ..., "k": ...,
+ *                                  "b": ...}, ...]};
+ * one document per section of prose (u: page.html#heading-id), per code
+ * chunk (page.html#chunk-anchor), and one for a page's prose before its
+ * first heading: t is its title (the heading, or the chunk's name), p the
+ * page's title, k the kind ("section" or "chunk") and b its text, tags
+ * stripped and entities decoded.
+ * Chunk code is indexed under the chunk, so a section's text is its prose.
+ *
+ * A script and not JSON: a page opened from file:// may load a script of
+ * its own folder, but may not fetch a file. The text is written as JSON
+ * strings with every character outside printable ASCII, and '<', '>' and
+ * '&', as \u escapes, so the file is plain ASCII and cannot end a script.
+ *
+ * The pages are pandoc's HTML as the book writes it; only <main> is read,
+ * and within it <header>, <nav>, <script>, <style>, <svg>, MathML's TeX
+ * annotations, the chunks' headers and footers and the permalinks are left
+ * out.
+ */
+#include "nwpipe.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct buf {
+    char *s;
+    size_t n, cap;
+};
+
+static void b_add(struct buf *b, const char *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->s = nw_xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+/* Text, with runs of white space made one blank. */
+static void b_text(struct buf *b, const char *s, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        char c = s[i];
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            if (b->n > 0 && b->s[b->n - 1] != ' ') {
+                b_add(b, " ", 1);
+            }
+        } else {
+            b_add(b, &c, 1);
+        }
+    }
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0, got;
+    char *s = nw_xrealloc(NULL, cap);
+    while ((got = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            cap *= 2;
+            s = nw_xrealloc(s, cap);
+        }
+    }
+    s[n] = '\0';
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(s);
+        return NULL;
+    }
+    *len = n;
+    return s;
+}
+
+/* Appends the UTF-8 encoding of code point cp. */
+static void b_utf8(struct buf *b, unsigned long cp) {
+    char u[4];
+    size_t n;
+    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        cp = 0xFFFD;
+    }
+    if (cp < 0x80) {
+        u[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        u[0] = (char)(0xC0 | (cp >> 6));
+        u[1] = (char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | (cp >> 12));
+        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        u[0] = (char)(0xF0 | (cp >> 18));
+        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        u[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    b_add(b, u, n);
+}
+
+/* Decodes the character data s[0..n) into b: entities to characters. */
+static void b_chars(struct buf *b, const char *s, size_t n) {
+    static const struct {
+        const char *name;
+        unsigned long cp;
+    } named[] = {{"amp", '&'},     {"lt", '<'},        {"gt", '>'},
+                 {"quot", '"'},    {"apos", '\''},     {"nbsp", 0xA0},
+                 {"ndash", 0x2013}, {"mdash", 0x2014}, {"hellip", 0x2026},
+                 {"rsquo", 0x2019}, {"lsquo", 0x2018}, {"rdquo", 0x201D},
+                 {"ldquo", 0x201C}};
+    size_t i = 0;
+    while (i < n) {
+        const char *amp = memchr(s + i, '&', n - i);
+        size_t upto = amp ? (size_t)(amp - s) : n;
+        b_text(b, s + i, upto - i);
+        if (amp == NULL) {
+            break;
+        }
+        const char *semi = memchr(amp, ';', n - upto);
+        size_t len = semi ? (size_t)(semi - amp) : 0;
+        int done = 0;
+        if (semi != NULL && len >= 2 && len < 12) {
+            if (amp[1] == '#') {
+                char *end = NULL;
+                char num[12];
+                memcpy(num, amp + 2, len - 2);
+                num[len - 2] = '\0';
+                int hex = num[0] == 'x' || num[0] == 'X';
+                unsigned long cp = strtoul(num + hex, &end, hex ? 16 : 10);
+                if (end != num + hex && *end == '\0') {
+                    if (cp == 0xA0) {
+                        b_text(b, " ", 1);
+                    } else {
+                        b_utf8(b, cp);
+                    }
+                    done = 1;
+                }
+            } else {
+                for (size_t k = 0; k < sizeof named / sizeof named[0]; ++k) {
+                    if (strlen(named[k].name) == len - 1 &&
+                        memcmp(named[k].name, amp + 1, len - 1) == 0) {
+                        if (named[k].cp == 0xA0) {
+                            b_text(b, " ", 1);
+                        } else {
+                            b_utf8(b, named[k].cp);
+                        }
+                        done = 1;
+                        break;
+                    }
+                }
+            }
+        }
+        if (done) {
+            i = upto + len + 1;
+        } else {
+            b_add(b, "&", 1);
+            i = upto + 1;
+        }
+    }
+}
+
+/* A document of the index. */
+struct doc {
+    char *url, *title, *page, *kind;
+    struct buf body;
+};
+
+struct index {
+    struct doc *d;
+    size_t n, cap;
+};
+
+static size_t new_doc(struct index *ix, const char *page, const char *id,
+                      size_t idlen, const char *kind) {
+    if (ix->n == ix->cap) {
+        ix->cap = ix->cap ? 2 * ix->cap : 64;
+        ix->d = nw_xrealloc(ix->d, ix->cap * sizeof *ix->d);
+    }
+    struct doc *d = &ix->d[ix->n];
+    memset(d, 0, sizeof *d);
+    struct buf url = {NULL, 0, 0};
+    b_add(&url, page, strlen(page));
+    if (id != NULL) {
+        /* The id as pandoc wrote it in the attribute: decode &amp; etc. */
+        b_add(&url, "#", 1);
+        b_chars(&url, id, idlen);
+    }
+    d->url = url.s;
+    d->kind = nw_xstrdup(kind);
+    b_add(&d->body, "", 0);
+    return ix->n++;
+}
+
+/* The value of attribute name in the tag from p to end, or NULL. */
+static const char *attr(const char *p, const char *end, const char *name,
+                        size_t *len) {
+    size_t nl = strlen(name);
+    for (const char *q = p; q + nl + 3 <= end; ++q) {
+        if ((q[0] == ' ' || q[0] == '\n') && strncmp(q + 1, name, nl) == 0 &&
+            q[nl + 1] == '=' && q[nl + 2] == '"') {
+            const char *v = q + nl + 3;
+            const char *e = memchr(v, '"', (size_t)(end - v));
+            if (e == NULL) {
+                return NULL;
+            }
+            *len = (size_t)(e - v);
+            return v;
+        }
+    }
+    return NULL;
+}
+
+static int has_class(const char *p, const char *end, const char *cls) {
+    size_t len;
+    const char *v = attr(p, end, "class", &len);
+    size_t cl = strlen(cls);
+    while (v != NULL && len >= cl) {
+        if (strncmp(v, cls, cl) == 0 && (len == cl || v[cl] == ' ')) {
+            return 1;
+        }
+        const char *sp = memchr(v, ' ', len);
+        if (sp == NULL) {
+            break;
+        }
+        len -= (size_t)(sp + 1 - v);
+        v = sp + 1;
+    }
+    return 0;
+}
+
+/* The tag name at p (after '<' and an optional '/'), lowercased. */
+static void tag_name(const char *p, char *out, size_t size) {
+    size_t n = 0;
+    while (n + 1 < size && (isalnum((unsigned char)p[n]))) {
+        out[n] = (char)tolower((unsigned char)p[n]);
+        ++n;
+    }
+    out[n] = '\0';
+}
+
+/* Elements whose content is never indexed. */
+static int skipped(const char *name) {
+    static const char *const names[] = {"nav", "annotation", "script",
+                                        "style", "svg", "template", "header"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        if (strcmp(name, names[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Elements inside a word: no blank at their edges. */
+static int inline_tag(const char *name) {
+    static const char *const names[] = {"a", "span", "code", "em", "strong",
+                                        "sub", "sup", "b", "i"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        if (strcmp(name, names[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int is_heading(const char *name) {
+    return name[0] == 'h' && name[1] >= '1' && name[1] <= '6' && name[2] == '\0';
+}
+
+static char *trimmed(const struct buf *b) {
+    const char *s = b->s ? b->s : "";
+    while (*s == ' ') {
+        ++s;
+    }
+    size_t n = strlen(s);
+    while (n > 0 && s[n - 1] == ' ') {
+        --n;
+    }
+    char *t = nw_xrealloc(NULL, n + 1);
+    memcpy(t, s, n);
+    t[n] = '\0';
+    return t;
+}
+
+/* The text of the element that starts at from, tags stripped. */
+static char *element_text(const char *from, const char *end) {
+    struct buf b = {NULL, 0, 0};
+    b_add(&b, "", 0);
+    for (const char *q = from; q < end;) {
+        const char *lt = memchr(q, '<', (size_t)(end - q));
+        const char *upto = lt ? lt : end;
+        b_chars(&b, q, (size_t)(upto - q));
+        if (lt == NULL) {
+            break;
+        }
+        const char *gt = memchr(lt, '>', (size_t)(end - lt));
+        q = gt ? gt + 1 : end;
+    }
+    char *t = trimmed(&b);
+    free(b.s);
+    return t;
+}
+
+/* Indexes one page: a document for the page's opening prose, one per
+ * heading with an id, one per chunk. */
+static int index_page(struct index *ix, const char *path) {
+    size_t n;
+    char *html = slurp(path, &n);
+    if (html == NULL) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return 1;
+    }
+    const char *page = strrchr(path, '/');
+    page = page ? page + 1 : path;
+    const char *main_at = strstr(html, "<main");
+    const char *main_end = main_at ? strstr(main_at, "</main>") : NULL;
+    if (main_at == NULL || main_end == NULL) {
+        fprintf(stderr, "%s: no <main> element; not a page of the book\n",
+                path);
+        free(html);
+        return 1;
+    }
+    /* The page's title: <h1 class="title">, which may hold inline tags. */
+    char *ptitle = NULL;
+    const char *t = strstr(main_at, "<h1 class=\"title\">");
+    const char *te = t ? strstr(t, "</h1>") : NULL;
+    if (t != NULL && te != NULL && te < main_end) {
+        ptitle = element_text(t + strlen("<h1 class=\"title\">"), te);
+    } else {
+        ptitle = nw_xstrdup(page);
+    }
+
+    size_t first = ix->n;
+    size_t sec = new_doc(ix, page, NULL, 0, "section");
+    ix->d[sec].title = nw_xstrdup(ptitle);
+    long chunk = -1;       /* the chunk document, while inside one */
+    int chunk_depth = 0;   /* <div> depth inside the chunk */
+    int quiet = 0;         /* depth of a part left out inside the chunk */
+    char skip_name[16] = "";
+    int skip_depth = 0;    /* inside an element left out */
+    int in_math = 0;       /* MathML: its elements are parts of words */
+
+    const char *p = strchr(main_at, '>');
+    p = p ? p + 1 : main_end;
+    while (p < main_end) {
+        const char *lt = memchr(p, '<', (size_t)(main_end - p));
+        const char *upto = lt ? lt : main_end;
+        if (skip_depth == 0 && quiet == 0 && upto > p) {
+            size_t cur = chunk >= 0 ? (size_t)chunk : sec;
+            b_chars(&ix->d[cur].body, p, (size_t)(upto - p));
+        }
+        if (lt == NULL) {
+            break;
+        }
+        if (strncmp(lt, "<!--", 4) == 0) {
+            const char *e = strstr(lt, "-->");
+            p = e ? e + 3 : main_end;
+            continue;
+        }
+        const char *gt = memchr(lt, '>', (size_t)(main_end - lt));
+        if (gt == NULL) {
+            break;
+        }
+        int closing = lt[1] == '/';
+        char name[16];
+        tag_name(lt + 1 + closing, name, sizeof name);
+        p = gt + 1;
+
+        if (skip_depth > 0) {
+            if (strcmp(name, skip_name) == 0) {
+                skip_depth += closing ? -1 : 1;
+            }
+            continue;
+        }
+        if (!closing && (skipped(name) ||
+                         (strcmp(name, "a") == 0 &&
+                          has_class(lt, gt, "permalink")))) {
+            snprintf(skip_name, sizeof skip_name, "%s", name);
+            skip_depth = 1;
+            continue;
+        }
+        if (strcmp(name, "math") == 0) {
+            in_math = !closing;
+        }
+        if (!inline_tag(name) && !in_math) {
+            size_t cur = chunk >= 0 ? (size_t)chunk : sec;
+            b_text(&ix->d[cur].body, " ", 1);
+        }
+        if (strcmp(name, "div") == 0 && chunk >= 0) {
+            if (!closing) {
+                ++chunk_depth;
+                if (quiet) {
+                    ++quiet;
+                } else if (has_class(lt, gt, "chunk-head") ||
+                           has_class(lt, gt, "chunk-foot")) {
+                    quiet = 1;
+                }
+            } else {
+                if (quiet) {
+                    --quiet;
+                }
+                if (--chunk_depth == 0) {
+                    chunk = -1;
+                }
+            }
+            continue;
+        }
+        if (strcmp(name, "div") == 0 && !closing &&
+            has_class(lt, gt, "chunk")) {
+            size_t idlen = 0;
+            const char *id = attr(lt, gt, "id", &idlen);
+            if (id != NULL) {
+                chunk = (long)new_doc(ix, page, id, idlen, "chunk");
+                chunk_depth = 1;
+                quiet = 0;
+                /* The chunk's title: its name, the first link's text. */
+                const char *name_at = strstr(gt, "class=\"chunk-name\"");
+                const char *a_gt = name_at ? strchr(name_at, '>') : NULL;
+                const char *a_end = a_gt ? strstr(a_gt, "</a>") : NULL;
+                if (a_end != NULL && a_end < main_end) {
+                    char *t = element_text(a_gt + 1, a_end);
+                    /* A continuation says so: "<name> +=". */
+                    const char *op = strstr(a_end, "class=\"chunk-op\">");
+                    const char *head_end = strstr(a_end, "</div>");
+                    if (op != NULL && head_end != NULL && op < head_end &&
+                        op[strlen("class=\"chunk-op\">")] == '+') {
+                        size_t tl = strlen(t);
+                        t = nw_xrealloc(t, tl + 6);
+                        memcpy(t + tl, " +\xe2\x89\xa1", 6);
+                    }
+                    ix->d[chunk].title = t;
+                }
+            }
+            continue;
+        }
+        if (is_heading(name) && !closing && chunk < 0) {
+            size_t idlen = 0;
+            const char *id = attr(lt, gt, "id", &idlen);
+            char close[6] = {'<', '/', 'h', name[1], '>', '\0'};
+            const char *he = strstr(gt, close);
+            if (id != NULL && he != NULL && he < main_end) {
+                sec = new_doc(ix, page, id, idlen, "section");
+                /* The heading's text, less its permalink. */
+                const char *perma = strstr(gt, "<a class=\"permalink\"");
+                const char *stop = (perma != NULL && perma < he) ? perma : he;
+                ix->d[sec].title = element_text(gt + 1, stop);
+                p = he + strlen(close);
+            }
+        }
+    }
+    for (size_t i = first; i < ix->n; ++i) {
+        struct doc *d = &ix->d[i];
+        char *body = trimmed(&d->body);
+        free(d->body.s);
+        d->body.s = body;
+        d->body.n = strlen(body);
+        d->page = nw_xstrdup(ptitle);
+        if (d->title == NULL) {
+            d->title = nw_xstrdup(ptitle);
+        }
+    }
+    free(ptitle);
+    free(html);
+    return 0;
+}
+
+/* A JSON string, all ASCII: see the comment at the top. */
+static void put_js(const char *s) {
+    putchar('"');
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned long cp = *p;
+        size_t len = 1;
+        if (cp >= 0x80) {
+            if ((cp & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80) {
+                cp = ((cp & 0x1F) << 6) | (p[1] & 0x3F);
+                len = 2;
+            } else if ((cp & 0xF0) == 0xE0 && (p[1] & 0xC0) == 0x80 &&
+                       (p[2] & 0xC0) == 0x80) {
+                cp = ((cp & 0x0F) << 12) | ((unsigned long)(p[1] & 0x3F) << 6) |
+                     (p[2] & 0x3F);
+                len = 3;
+            } else if ((cp & 0xF8) == 0xF0 && (p[1] & 0xC0) == 0x80 &&
+                       (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80) {
+                cp = ((cp & 0x07) << 18) | ((unsigned long)(p[1] & 0x3F) << 12) |
+                     ((unsigned long)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+                len = 4;
+            } else {
+                cp = 0xFFFD; /* not UTF-8 */
+            }
+        }
+        p += len;
+        if (cp == '"' || cp == '\\') {
+            printf("\\%c", (char)cp);
+        } else if (cp >= 0x20 && cp < 0x7F && cp != '<' && cp != '>' &&
+                   cp != '&') {
+            putchar((int)cp);
+        } else if (cp < 0x10000) {
+            printf("\\u%04lx", cp);
+        } else {
+            cp -= 0x10000;
+            printf("\\u%04lx\\u%04lx", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+        }
+    }
+    putchar('"');
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s PAGE.html... > search-index.js\n", argv[0]);
+        return 2;
+    }
+    struct index ix = {NULL, 0, 0};
+    int status = 0;
+    for (int i = 1; i < argc && status == 0; ++i) {
+        status = index_page(&ix, argv[i]);
+    }
+    if (status == 0) {
+        printf("/* The book's search index, written by nwsearch. */\n"
+               "window.BOOK_INDEX = {\"docs\": [\n");
+        size_t shown = 0;
+        for (size_t i = 0; i < ix.n; ++i) {
+            const struct doc *d = &ix.d[i];
+            if (d->body.n == 0 && strcmp(d->kind, "section") == 0 &&
+                strchr(d->url, '#') == NULL) {
+                continue; /* a page with no prose before its first heading */
+            }
+            printf("%s{\"u\": ", shown++ ? ",\n" : "");
+            put_js(d->url);
+            printf(", \"t\": ");
+            put_js(d->title);
+            printf(", \"p\": ");
+            put_js(d->page);
+            printf(", \"k\": ");
+            put_js(d->kind);
+            printf(", \"b\": ");
+            put_js(d->body.s);
+            printf("}");
+        }
+        printf("\n]};\n");
+    }
+    for (size_t i = 0; i < ix.n; ++i) {
+        free(ix.d[i].url);
+        free(ix.d[i].title);
+        free(ix.d[i].kind);
+        free(ix.d[i].page);
+        free(ix.d[i].body.s);
+    }
+    free(ix.d);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write\n", argv[0]);
+        status = 1;
+    }
+    return status;
+}

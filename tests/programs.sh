@@ -13,9 +13,38 @@ export TOOLS=$B/tools BIN=$B/bin EVIDENCE=evidence
 sh tools/progcheck.sh lint "${programs[@]}" || failed=1
 sh tools/progcheck.sh check "${programs[@]}" || failed=1
 
-# The bundle: built by make dist, used where there is no noweb or pandoc.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# Broken evidence fails the lint, naming the file: a transcript whose last
+# line was cut short, one with a header line gone, an empty one, and an
+# expectation gone.
+fresh() { rm -rf "$tmp/ev" && cp -R evidence "$tmp/ev"; }
+corrupt() { # NAME WANT: lint $tmp/ev, which the caller has just broken
+    if EVIDENCE=$tmp/ev sh tools/progcheck.sh lint "${programs[@]}" >"$tmp/out" 2>&1; then
+        fail "lint rejects $1" "lint passed"
+    elif ! grep -qF -- "$2" "$tmp/out"; then
+        fail "lint rejects $1" "no '$2' in: $(head -n 3 "$tmp/out" | tr '\n' ' ')"
+    else
+        pass "lint rejects $1"
+    fi
+}
+t=$(find evidence/scan_2 -name '*.txt' 2>/dev/null | sort | head -n 1)
+if [ -n "$t" ]; then
+    t=${t#evidence/}
+    fresh && head -c -40 "evidence/$t" >"$tmp/ev/$t"
+    corrupt "a transcript with a truncated last line" "$t"
+    fresh && grep -v '^nvcc:' "evidence/$t" >"$tmp/ev/$t"
+    corrupt "a transcript missing a header line" 'expected "compile: ..." here'
+    fresh && : >"$tmp/ev/$t"
+    corrupt "an empty transcript" 'no "--- output ---" line ends the header'
+    fresh && rm "$tmp/ev/scan_2.expect"
+    corrupt "a missing expectation" "make record PROG=scan_2"
+else
+    skip "lint rejects broken evidence" "no transcript of scan_2 recorded"
+fi
+
+# The bundle: built by make dist, used where there is no noweb or pandoc.
 if ! make -s dist >"$tmp/log" 2>&1; then
     fail "make dist" "$(tail -n 2 "$tmp/log" | tr '\n' ' ')"
     exit 1

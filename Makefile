@@ -72,6 +72,10 @@ $(error chapters/$(firstword $(UNLISTED)).nw is not in CHAPTERS; add it to the l
 endif
 
 B := build
+
+# $(call update,FILE): move FILE.tmp to FILE only where the text changed,
+# so that what depends on FILE is not remade for nothing.
+update = { cmp -s $(1).tmp $(1) && rm -f $(1).tmp || mv -f $(1).tmp $(1); }
 NWTOOLS := nwlint nwmark nwweave nwlinks nwindex evmd nwperma nwcatalog \
            nwsearch evchart nwnotebook
 $(foreach t,$(NWTOOLS),$(eval $(t) := $(B)/tools/$(t)))
@@ -176,11 +180,15 @@ $(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
 
 # Published labels are a public interface: each must stay where lessons
 # found it, or be retired with a replacement.
-$(B)/snippets.tsv: $(LINES) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) \
-                  $(nwindex)
-	$(call say,INDEX,$@)
+# The table changes only when a label or its lines do; a prose edit, which
+# moves every line of its chapter, remakes nothing that depends on it.
+$(B)/stamp/snippets: $(LINES) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) \
+                     $(nwindex) | $(B)/stamp
+	$(call say,INDEX,$(B)/snippets.tsv)
 	$(Q)$(nwindex) registry $(REGISTRY) $(LINES)
-	$(Q)$(nwindex) snippets $(B)/src $(LINES) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(nwindex) snippets $(B)/src $(LINES) > $(B)/snippets.tsv.tmp
+	$(Q)$(call update,$(B)/snippets.tsv) && touch $@
+$(B)/snippets.tsv: $(B)/stamp/snippets ;
 
 # make cite LABEL=blelloch-sweeps: where a label lives.
 cite: $(B)/snippets.tsv
@@ -259,11 +267,16 @@ $(B)/md/index.md: $(META) $(nwindex) | $(B)/md
 $(B)/md/book.nav.yaml: $(META) $(nwindex) | $(B)/md
 	$(Q)$(nwindex) nav - $(META) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/labels.md: $(B)/snippets.tsv $(META) $(nwcatalog) | $(B)/md
+$(B)/md/labels.md: $(B)/snippets.tsv $(META) $(addprefix $(B)/src/,$(ROOTS)) \
+                   $(nwcatalog) | $(B)/md
 	$(Q)$(nwcatalog) labels $< $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/chunks.md: $(META) $(PIPES) $(nwcatalog) | $(B)/md
-	$(Q)$(nwcatalog) chunks $(META) > $@.tmp && mv -f $@.tmp $@
+# Read from the chapters' pipelines, which follow every prose edit; the page
+# is remade only when the chunks themselves changed.
+$(B)/stamp/chunks: $(META) $(PIPES) $(nwcatalog) | $(B)/stamp $(B)/md
+	$(Q)$(nwcatalog) chunks $(META) > $(B)/md/chunks.md.tmp
+	$(Q)$(call update,$(B)/md/chunks.md) && touch $@
+$(B)/md/chunks.md: $(B)/stamp/chunks ;
 
 $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: \
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(nwperma) styles/page.html \

@@ -437,27 +437,6 @@ static int find_values(struct spec *sp, const struct transcript *t,
 
 /* ------------------------------------------------------------------ */
 
-/* A gnuplot double-quoted string. */
-static void put_gp(const char *s) {
-    putchar('"');
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\') {
-            putchar('\\');
-        }
-        putchar(*s);
-    }
-    putchar('"');
-}
-
-static void put_md_text(const char *s) {
-    for (; *s; ++s) {
-        if (strchr("\\`*_{}[]()#+-.!<>|$&@^~\"'=:", *s) != NULL) {
-            putchar('\\');
-        }
-        putchar(*s);
-    }
-}
-
 static void subtitle(const struct spec *sp, const struct transcript *t,
                      char *out, size_t size) {
     snprintf(out, size, "%s%s%s%s%s", t->gpu[0] ? t->gpu : "",
@@ -496,19 +475,19 @@ static void gnuplot(const struct spec *sp, const struct transcript *t) {
     /* The title and the line under it, flush left over the whole chart, so
      * that a long title is not cut at the right. */
     printf("set tmargin 5\nset label 1 ");
-    put_gp(sp->title);
+    nw_put_dquoted(stdout, sp->title);
     printf(" at screen 0.02, screen 1 offset 0,-1.3 left font \"sans,15\" "
            "textcolor rgb \"#000000\"\n");
     char sub[3 * kMaxText];
     subtitle(sp, t, sub, sizeof sub);
     if (sub[0] != '\0') {
         printf("set label 2 ");
-        put_gp(sub);
+        nw_put_dquoted(stdout, sub);
         printf(" at screen 0.02, screen 1 offset 0,-2.8 left font \"sans,11\" "
                "textcolor rgb \"#555555\"\n");
     }
     printf("set xlabel ");
-    put_gp(sp->unit[0] ? sp->unit : "value");
+    nw_put_dquoted(stdout, sp->unit[0] ? sp->unit : "value");
     printf("\nunset key\nset border 3 lc rgb \"#888888\"\n"
            "set xtics nomirror out textcolor rgb \"#333333\"\n"
            "set ytics nomirror scale 0 textcolor rgb \"#222222\"\n"
@@ -521,7 +500,8 @@ static void gnuplot(const struct spec *sp, const struct transcript *t) {
     printf("set ytics (");
     for (int r = 0; r < sp->n; ++r) {
         printf("%s", r ? ", " : "");
-        put_gp(sp->rows[r].kind == ROW_GROUP ? "" : sp->rows[r].label);
+        nw_put_dquoted(stdout,
+                       sp->rows[r].kind == ROW_GROUP ? "" : sp->rows[r].label);
         printf(" %d", r);
     }
     printf(")\n");
@@ -530,7 +510,7 @@ static void gnuplot(const struct spec *sp, const struct transcript *t) {
     for (int r = 0; r < sp->n; ++r) {
         if (sp->rows[r].kind == ROW_GROUP) {
             printf("set label %d ", label++);
-            put_gp(sp->rows[r].label);
+            nw_put_dquoted(stdout, sp->rows[r].label);
             printf(" at screen 0.02, first %d left font \"sans,14\" "
                    "textcolor rgb \"#000000\"\n", r);
         }
@@ -573,17 +553,17 @@ static void gnuplot(const struct spec *sp, const struct transcript *t) {
 static void figure(const struct spec *sp, const struct transcript *t,
                    const char *image) {
     printf("![");
-    put_md_text(sp->title);
+    nw_put_md_text(stdout, sp->title, NW_MD_MARKS);
     if (t->gpu[0]) {
         printf(", ");
-        put_md_text(t->gpu);
+        nw_put_md_text(stdout, t->gpu, NW_MD_MARKS);
     }
     printf("\\. Drawn from the transcript below, each bar one recorded "
            "value");
     for (int r = 0; r < sp->n; ++r) {
         if (sp->rows[r].kind == ROW_REF) {
             printf("; the grey bar and the dashed line are the reference, ");
-            put_md_text(sp->rows[r].label);
+            nw_put_md_text(stdout, sp->rows[r].label, NW_MD_MARKS);
             break;
         }
     }

@@ -21,56 +21,6 @@
 #include <string.h>
 #include <sys/types.h>
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        return NULL;
-    }
-    size_t cap = 1 << 14, n = 0, got;
-    char *buf = nw_xrealloc(NULL, cap);
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            cap *= 2;
-            buf = nw_xrealloc(buf, cap);
-        }
-    }
-    buf[n] = '\0';
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || strlen(buf) != n) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-static size_t longest_run(const char *s, char ch) {
-    size_t best = 0, run = 0;
-    for (; *s; ++s) {
-        run = (*s == ch) ? run + 1 : 0;
-        best = run > best ? run : best;
-    }
-    return best;
-}
-
-static void code_block(const char *text, const char *cls) {
-    size_t fence = longest_run(text, '~') + 1;
-    fence = fence < 4 ? 4 : fence;
-    for (size_t i = 0; i < fence; ++i) {
-        putchar('~');
-    }
-    printf(" {%s}\n", cls);
-    fputs(text, stdout);
-    if (*text && text[strlen(text) - 1] != '\n') {
-        putchar('\n');
-    }
-    for (size_t i = 0; i < fence; ++i) {
-        putchar('~');
-    }
-    printf("\n\n");
-}
-
 /* A transcript is "key: value" header lines, then the line
  * "--- output ---", then the output verbatim (tools/tcheck.c writes it). */
 static const char kSeparator[] = "--- output ---\n";
@@ -114,14 +64,8 @@ static const char *transcript_body(const char *text) {
     return NULL;
 }
 
-static void put_md_text(const char *s) {
-    for (; *s; ++s) {
-        if (strchr("\\`*_{}[]()#+-.!<>|$&", *s) != NULL) {
-            putchar('\\');
-        }
-        putchar(*s);
-    }
-}
+/* Not NW_MD_MARKS: this set leaves ' and " to pandoc's smart quotes. */
+static const char kMdMarks[] = "\\`*_{}[]()#+-.!<>|$&";
 
 /* CHARTS/PROG/GPU.md for the transcript .../PROG/GPU.txt, if it exists. */
 static char *chart_for(const char *charts, const char *transcript) {
@@ -140,7 +84,7 @@ static char *chart_for(const char *charts, const char *transcript) {
     size_t size = strlen(charts) + stem + 2;
     char *path = nw_xrealloc(NULL, size);
     snprintf(path, size, "%s/%.*s.md", charts, (int)(stem - 4), dir);
-    char *md = slurp(path);
+    char *md = nw_slurp_text(path);
     free(path);
     return md;
 }
@@ -168,10 +112,11 @@ int main(int argc, char **argv) {
         i += 2;
         printf("### `%s.cu`\n\n", prog);
         printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
-        code_block(line, ".sh .compile-line");
+        nw_put_code_block(stdout, ".sh .compile-line", line);
+        putchar('\n');
         int shown = 0;
         for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {
-            char *text = slurp(argv[i]);
+            char *text = nw_slurp_text(argv[i]);
             if (text == NULL) {
                 fprintf(stderr, "%s: cannot read the transcript, or it is not "
                                 "text\n", argv[i]);
@@ -194,28 +139,29 @@ int main(int argc, char **argv) {
                 header_value(text, keys[k], v[k], sizeof v[k]);
             }
             printf("Recorded on ");
-            put_md_text(v[0][0] ? v[0] : "an unnamed GPU");
+            nw_put_md_text(stdout, v[0][0] ? v[0] : "an unnamed GPU", kMdMarks);
             printf(" (compute capability ");
-            put_md_text(v[1]);
+            nw_put_md_text(stdout, v[1], kMdMarks);
             printf(", ");
-            put_md_text(v[2]);
+            nw_put_md_text(stdout, v[2], kMdMarks);
             printf(" SMs; driver ");
-            put_md_text(v[3]);
+            nw_put_md_text(stdout, v[3], kMdMarks);
             printf(", CUDA runtime ");
-            put_md_text(v[4]);
+            nw_put_md_text(stdout, v[4], kMdMarks);
             printf(", nvcc ");
-            put_md_text(v[5]);
+            nw_put_md_text(stdout, v[5], kMdMarks);
             printf(") on ");
-            put_md_text(v[7]);
+            nw_put_md_text(stdout, v[7], kMdMarks);
             printf(" at commit ");
-            put_md_text(v[8]);
+            nw_put_md_text(stdout, v[8], kMdMarks);
             printf(", from `%s`:\n\n", argv[i]);
             char *chart = chart_for(charts, argv[i]);
             if (chart != NULL) {
                 fputs(chart, stdout);
                 free(chart);
             }
-            code_block(body, ".transcript");
+            nw_put_code_block(stdout, ".transcript", body);
+            putchar('\n');
             free(text);
             ++shown;
         }

@@ -43,15 +43,6 @@ struct chapter {
 /* ----------------------------------------------------------------- */
 /* Escaping                                                            */
 
-static void put_md_text(const char *s) {
-    for (; *s; ++s) {
-        if (strchr("\\`*_{}[]()#+-.!<>|$&@^~\"'=:", *s) != NULL) {
-            putchar('\\');
-        }
-        putchar(*s);
-    }
-}
-
 /* An address part: unreserved characters as they are, the rest as %XX. */
 static void put_url(const char *s) {
     for (; *s; ++s) {
@@ -73,64 +64,6 @@ static void put_ident(const char *s) {
     }
 }
 
-static size_t longest_run(const char *s, char ch) {
-    size_t best = 0, run = 0;
-    for (; *s; ++s) {
-        run = (*s == ch) ? run + 1 : 0;
-        best = run > best ? run : best;
-    }
-    return best;
-}
-
-/* Inline code: a backtick run longer than any inside. */
-static void put_md_code(const char *s) {
-    size_t ticks = longest_run(s, '`') + 1;
-    for (size_t i = 0; i < ticks; ++i) {
-        putchar('`');
-    }
-    printf(" %s ", s);
-    for (size_t i = 0; i < ticks; ++i) {
-        putchar('`');
-    }
-}
-
-static void fence(size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        putchar('~');
-    }
-}
-
-/* ----------------------------------------------------------------- */
-/* Small containers                                                    */
-
-struct strbuf {
-    char *s;
-    size_t n, cap;
-};
-
-static void sb_add(struct strbuf *b, const char *s, size_t n) {
-    if (b->n + n + 1 > b->cap) {
-        b->cap = (b->n + n + 1) * 2;
-        b->s = nw_xrealloc(b->s, b->cap);
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_puts(struct strbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-static char *chapter_name(const char *meta) {
-    const char *base = strrchr(meta, '/');
-    base = base ? base + 1 : meta;
-    char *name = nw_xstrdup(base);
-    char *dot = strrchr(name, '.');
-    if (dot != NULL) {
-        *dot = '\0';
-    }
-    return name;
-}
-
 /* The title line of a META file. */
 static int read_title(const char *meta, struct chapter *ch) {
     FILE *f = fopen(meta, "r");
@@ -138,7 +71,7 @@ static int read_title(const char *meta, struct chapter *ch) {
         fprintf(stderr, "%s: cannot read\n", meta);
         return -1;
     }
-    ch->name = chapter_name(meta);
+    ch->name = nw_chapter_of(meta);
     ch->title = NULL;
     char *line = NULL;
     size_t cap = 0;
@@ -231,8 +164,8 @@ static char *file_lines(const char *path, long first, long count) {
     if (f == NULL) {
         return NULL;
     }
-    struct strbuf b = {NULL, 0, 0};
-    sb_puts(&b, "");
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_puts(&b, "");
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -245,9 +178,9 @@ static char *file_lines(const char *path, long first, long count) {
         if (no >= first + count) {
             break;
         }
-        sb_add(&b, line, (size_t)len);
+        nw_buf_add(&b, line, (size_t)len);
         if (len == 0 || line[len - 1] != '\n') {
-            sb_puts(&b, "\n");
+            nw_buf_puts(&b, "\n");
         }
     }
     free(line);
@@ -338,21 +271,19 @@ static int cmd_labels(const char *snippets, const char *srcdir,
                "aria-label=\"Link to this entry\"}\n\n",
                l->label, l->label);
         printf("In [");
-        put_md_text(title_of(chs, nch, l->chapter));
+        nw_put_md_text(stdout, title_of(chs, nch, l->chapter), NW_MD_MARKS);
         printf("](");
         put_url(l->chapter);
         printf(".html), [");
-        put_md_code(l->file);
+        nw_put_md_code(stdout, l->file);
         printf("](src/");
         put_url(l->file);
         printf(") lines %ld\xe2\x80\x93%ld\n\n", l->first, l->last);
-        size_t fl = longest_run(code, '~') + 1;
-        fl = fl < 4 ? 4 : fl;
-        fence(fl);
-        printf(" {.cpp .excerpt .numberLines startFrom=\"%ld\"}\n%s", l->first,
-               code);
-        fence(fl);
-        printf("\n\n");
+        char attrs[64];
+        snprintf(attrs, sizeof attrs,
+                 ".cpp .excerpt .numberLines startFrom=\"%ld\"", l->first);
+        nw_put_code_block(stdout, attrs, code);
+        putchar('\n');
         if (l->last - l->first + 1 > shown) {
             printf("[\xe2\x80\xa6 %ld more line%s](", l->last - l->first + 1 - shown,
                    l->last - l->first + 1 - shown == 1 ? "" : "s");
@@ -403,7 +334,7 @@ static void put_chunk_link(const struct chapter *ch, const char *name,
         fputs(text, stdout);
     } else {
         fputs("\xe2\x9f\xa8", stdout);
-        put_md_text(name);
+        nw_put_md_text(stdout, name, NW_MD_MARKS);
         fputs("\xe2\x9f\xa9", stdout);
     }
     printf("](");
@@ -445,8 +376,8 @@ static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
 
 /* The first lines of a chunk's first piece, references as ⟨name⟩. */
 static char *chunk_excerpt(const struct nw_chunk *c, int lines, int *more) {
-    struct strbuf b = {NULL, 0, 0};
-    sb_puts(&b, "");
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_puts(&b, "");
     int shown = 0, total = 0, at_start = 1;
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
@@ -455,7 +386,7 @@ static char *chunk_excerpt(const struct nw_chunk *c, int lines, int *more) {
                 continue; /* the header line's newline */
             }
             if (total < lines) {
-                sb_puts(&b, "\n");
+                nw_buf_puts(&b, "\n");
                 ++shown;
             }
             ++total;
@@ -467,17 +398,17 @@ static char *chunk_excerpt(const struct nw_chunk *c, int lines, int *more) {
             continue;
         }
         if (it->kind == NW_TEXT) {
-            sb_puts(&b, it->s);
+            nw_buf_puts(&b, it->s);
         } else if (it->kind == NW_USE) {
-            sb_puts(&b, "\xe2\x9f\xa8");
-            sb_puts(&b, it->s);
-            sb_puts(&b, "\xe2\x9f\xa9");
+            nw_buf_puts(&b, "\xe2\x9f\xa8");
+            nw_buf_puts(&b, it->s);
+            nw_buf_puts(&b, "\xe2\x9f\xa9");
         }
         at_start = 0;
     }
     if (!at_start) {
         if (total < lines) {
-            sb_puts(&b, "\n");
+            nw_buf_puts(&b, "\n");
             ++shown;
         }
         ++total;
@@ -502,7 +433,7 @@ static void put_entry(const struct entry *e) {
         printf(" [label](labels.html#%s){.badge}", e->name);
     }
     printf("\n\nIn [");
-    put_md_text(e->ch->title);
+    nw_put_md_text(stdout, e->ch->title, NW_MD_MARKS);
     printf("](");
     put_url(e->ch->name);
     printf(".html)");
@@ -541,7 +472,7 @@ static void put_entry(const struct entry *e) {
     int files = 0;
     if (nw_is_file_name(e->name) && !nw_is_used(doc, e->name)) {
         printf(" The file [");
-        put_md_code(e->name);
+        nw_put_md_code(stdout, e->name);
         printf("](src/");
         put_url(e->name);
         printf(").");
@@ -552,7 +483,7 @@ static void put_entry(const struct entry *e) {
     for (size_t i = 0; i < doc->n && files >= 0; ++i) {
         if (seen[i] == 1) {
             fputs(files++ ? ", [" : " Tangled into [", stdout);
-            put_md_code(doc->chunks[i].name);
+            nw_put_md_code(stdout, doc->chunks[i].name);
             printf("](src/");
             put_url(doc->chunks[i].name);
             printf(")");
@@ -564,12 +495,8 @@ static void put_entry(const struct entry *e) {
     int more = 0;
     char *code = chunk_excerpt(c, kChunkExcerpt, &more);
     if (code[0] != '\0') {
-        size_t fl = longest_run(code, '~') + 1;
-        fl = fl < 4 ? 4 : fl;
-        fence(fl);
-        printf(" {.cpp .excerpt}\n%s", code);
-        fence(fl);
-        printf("\n\n");
+        nw_put_code_block(stdout, ".cpp .excerpt", code);
+        putchar('\n');
     }
     free(code);
     printf(":::\n\n");
@@ -661,11 +588,7 @@ int main(int argc, char **argv) {
             status = 1;
             break;
         }
-        char err[1024];
-        if (nw_read(f, &docs[read], err, sizeof err) != 0) {
-            if (err[0] != '\0') {
-                fprintf(stderr, "%s\n", err);
-            }
+        if (nw_load(f, &docs[read]) != 0) {
             status = 1;
         }
         fclose(f);

@@ -82,26 +82,8 @@ static int read_meta(const char *path, struct chapter *ch) {
     return 0;
 }
 
-/* A YAML double-quoted scalar. */
-static void put_yaml(const char *s) {
-    putchar('"');
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\') {
-            putchar('\\');
-        }
-        putchar(*s);
-    }
-    putchar('"');
-}
-
-static void put_md_text(const char *s) {
-    for (; *s; ++s) {
-        if (strchr("\\`*_{}[]()#+-.!<>|$&", *s) != NULL) {
-            putchar('\\');
-        }
-        putchar(*s);
-    }
-}
+/* Not NW_MD_MARKS: a title's ' and " become curly quotes, as on its page. */
+static const char kMdMarks[] = "\\`*_{}[]()#+-.!<>|$&";
 
 static int cmd_nav(const char *current, const struct chapter *chs, size_t n) {
     size_t at = n;
@@ -119,7 +101,7 @@ static int cmd_nav(const char *current, const struct chapter *chs, size_t n) {
     printf("---\nbook-chapters:\n");
     for (size_t i = 0; i < n; ++i) {
         printf("  - title: ");
-        put_yaml(chs[i].title);
+        nw_put_dquoted(stdout, chs[i].title);
         printf("\n    href: \"%s.html\"\n", chs[i].name);
         if (i == at) {
             printf("    current: true\n");
@@ -127,12 +109,12 @@ static int cmd_nav(const char *current, const struct chapter *chs, size_t n) {
     }
     if (at > 0 && at < n) {
         printf("prev-title: ");
-        put_yaml(chs[at - 1].title);
+        nw_put_dquoted(stdout, chs[at - 1].title);
         printf("\nprev-href: \"%s.html\"\n", chs[at - 1].name);
     }
     if (at + 1 < n) {
         printf("next-title: ");
-        put_yaml(chs[at + 1].title);
+        nw_put_dquoted(stdout, chs[at + 1].title);
         printf("\nnext-href: \"%s.html\"\n", chs[at + 1].name);
     }
     printf("...\n");
@@ -145,7 +127,7 @@ static int cmd_index(const struct chapter *chs, size_t n) {
            "was measured.\n\n## Chapters\n\n");
     for (size_t i = 0; i < n; ++i) {
         printf("%zu. [", i + 1);
-        put_md_text(chs[i].title);
+        nw_put_md_text(stdout, chs[i].title, kMdMarks);
         printf("](%s.html)\n", chs[i].name);
     }
     return 0;

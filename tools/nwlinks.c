@@ -20,22 +20,6 @@ struct ref {
     int found;
 };
 
-static char *slurp(FILE *in, size_t *len) {
-    size_t cap = 1 << 16, n = 0;
-    char *buf = nw_xrealloc(NULL, cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, in)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            cap *= 2;
-            buf = nw_xrealloc(buf, cap);
-        }
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static int check_ids(const char *html) {
     /* Collect id="..." values and report the first duplicate. */
     size_t n = 0, cap = 0;
@@ -116,8 +100,7 @@ int main(int argc, char **argv) {
     free(line);
     fclose(rf);
 
-    size_t n;
-    char *html = slurp(stdin, &n);
+    char *html = nw_slurp(stdin, NULL);
     int status = check_ids(html);
     const char *p = html;
     const char *hit;

@@ -271,12 +271,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     struct nw_doc doc;
-    char err[1024];
-    if (nw_read(stdin, &doc, err, sizeof err) != 0) {
-        if (err[0] != '\0') {
-            fprintf(stderr, "%s\n", err);
-        }
-        nw_free(&doc);
+    if (nw_load(stdin, &doc) != 0) {
         return 1;
     }
     struct lint l = {&doc, 0};

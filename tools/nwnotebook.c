@@ -30,53 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct sb {
-    char *s;
-    size_t n, cap;
-};
-
-static void sb_add(struct sb *b, const char *s, size_t n) {
-    if (b->n + n + 1 > b->cap) {
-        b->cap = (b->n + n + 1) * 2;
-        b->s = nw_xrealloc(b->s, b->cap);
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_puts(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        return NULL;
-    }
-    struct sb b = {NULL, 0, 0};
-    sb_puts(&b, "");
-    char chunk[8192];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        sb_add(&b, chunk, got);
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || strlen(b.s) != b.n) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
-}
-
-static size_t longest_run(const char *s, char ch) {
-    size_t best = 0, run = 0;
-    for (; *s; ++s) {
-        run = (*s == ch) ? run + 1 : 0;
-        best = run > best ? run : best;
-    }
-    return best;
-}
-
 /* A name the shell and %%writefile may see as it is. */
 static int safe_name(const char *s) {
     if (*s == '\0' || *s == '-' || *s == '.') {
@@ -91,35 +44,16 @@ static int safe_name(const char *s) {
     return 1;
 }
 
-/* A fenced block of text, with a fence no line of the text can close. */
-static void block(const char *cls, const char *first, const char *text) {
-    size_t fence = longest_run(text, '~') + 1;
-    if (first != NULL) {
-        size_t f2 = longest_run(first, '~') + 1;
-        fence = f2 > fence ? f2 : fence;
-    }
-    fence = fence < 4 ? 4 : fence;
-    for (size_t i = 0; i < fence; ++i) {
-        putchar('~');
-    }
-    printf(" {%s}\n", cls);
-    if (first != NULL) {
-        printf("%s\n", first);
-    }
-    fputs(text, stdout);
-    if (*text && text[strlen(text) - 1] != '\n') {
-        putchar('\n');
-    }
-    for (size_t i = 0; i < fence; ++i) {
-        putchar('~');
-    }
-    putchar('\n');
-}
-
+/* A code cell: its first line (a cell magic such as %%bash), then text. */
 static void code_cell(const char *first, const char *text) {
+    struct nw_buf cell = {NULL, 0, 0};
+    nw_buf_puts(&cell, first);
+    nw_buf_puts(&cell, "\n");
+    nw_buf_puts(&cell, text);
     printf("\n::: {.cell .code}\n");
-    block(".python", first, text);
+    nw_put_code_block(stdout, ".python", cell.s);
     printf(":::\n");
+    free(cell.s);
 }
 
 static void open_md(void) { printf("\n::: {.cell .markdown}\n"); }
@@ -130,43 +64,34 @@ static void close_md(void) { printf(":::\n"); }
 
 /* A documentation chunk as Pandoc Markdown: [[code]] as inline code, a
  * chunk reference as its name in angle brackets. */
-static void docs_text(const struct nw_chunk *c, struct sb *out) {
+static void docs_text(const struct nw_chunk *c, struct nw_buf *out) {
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
         switch (it->kind) {
-            case NW_TEXT: sb_puts(out, it->s); break;
-            case NW_NL: sb_puts(out, "\n"); break;
+            case NW_TEXT: nw_buf_puts(out, it->s); break;
+            case NW_NL: nw_buf_puts(out, "\n"); break;
             case NW_USE:
-                sb_puts(out, "\xe2\x9f\xa8");
-                sb_puts(out, it->s);
-                sb_puts(out, "\xe2\x9f\xa9");
+                nw_buf_puts(out, "\xe2\x9f\xa8");
+                nw_buf_puts(out, it->s);
+                nw_buf_puts(out, "\xe2\x9f\xa9");
                 break;
             case NW_QUOTE: {
                 size_t end = j + 1;
-                struct sb q = {NULL, 0, 0};
-                sb_puts(&q, "");
+                struct nw_buf q = {NULL, 0, 0};
+                nw_buf_puts(&q, "");
                 for (; end < c->n && c->items[end].kind != NW_ENDQUOTE; ++end) {
                     const struct nw_item *x = &c->items[end];
                     if (x->kind == NW_TEXT) {
-                        sb_puts(&q, x->s);
+                        nw_buf_puts(&q, x->s);
                     } else if (x->kind == NW_USE) {
-                        sb_puts(&q, "\xe2\x9f\xa8");
-                        sb_puts(&q, x->s);
-                        sb_puts(&q, "\xe2\x9f\xa9");
+                        nw_buf_puts(&q, "\xe2\x9f\xa8");
+                        nw_buf_puts(&q, x->s);
+                        nw_buf_puts(&q, "\xe2\x9f\xa9");
                     } else if (x->kind == NW_NL) {
-                        sb_puts(&q, " ");
+                        nw_buf_puts(&q, " ");
                     }
                 }
-                size_t ticks = longest_run(q.s, '`') + 1;
-                for (size_t k = 0; k < ticks; ++k) {
-                    sb_puts(out, "`");
-                }
-                sb_puts(out, " ");
-                sb_puts(out, q.s);
-                sb_puts(out, " ");
-                for (size_t k = 0; k < ticks; ++k) {
-                    sb_puts(out, "`");
-                }
+                nw_buf_md_code(out, q.s);
                 free(q.s);
                 j = end;
                 break;
@@ -177,10 +102,10 @@ static void docs_text(const struct nw_chunk *c, struct sb *out) {
 }
 
 struct prose {
-    struct sb cell;    /* the Markdown cell being written */
-    int in_fence;      /* inside a fenced code block of the prose */
-    char fence[16];    /* its opening run of ` or ~ */
-    int titled;        /* the chapter's title has been written */
+    struct nw_buf cell; /* the Markdown cell being written */
+    int in_fence;       /* inside a fenced code block of the prose */
+    char fence[16];     /* its opening run of ` or ~ */
+    int titled;         /* the chapter's title has been written */
 };
 
 static const char kIntro[] =
@@ -207,7 +132,7 @@ static void flush_cell(struct prose *st) {
         close_md();
     }
     st->cell.n = 0;
-    sb_puts(&st->cell, "");
+    nw_buf_puts(&st->cell, "");
 }
 
 /* Prose, one Markdown cell per section: a heading starts a new cell. The
@@ -239,9 +164,9 @@ static void prose_lines(struct prose *st, const char *text) {
             if (hashes <= 6 && (p[hashes] == ' ' || p[hashes] == '\n')) {
                 flush_cell(st);
                 if (hashes == 1 && !st->titled) {
-                    sb_add(&st->cell, p, len);
+                    nw_buf_add(&st->cell, p, len);
                     flush_cell(st);
-                    sb_puts(&st->cell, kIntro);
+                    nw_buf_puts(&st->cell, kIntro);
                     flush_cell(st);
                     st->titled = 1;
                     p += len;
@@ -249,55 +174,38 @@ static void prose_lines(struct prose *st, const char *text) {
                 }
             }
         }
-        sb_add(&st->cell, p, len);
+        nw_buf_add(&st->cell, p, len);
         if (p[len - 1] != '\n') {
-            sb_puts(&st->cell, "\n");
+            nw_buf_puts(&st->cell, "\n");
         }
         p += len;
     }
 }
 
 static void code_chunk(struct prose *st, const struct nw_chunk *c) {
-    struct sb code = {NULL, 0, 0};
-    sb_puts(&code, "");
+    struct nw_buf code = {NULL, 0, 0};
+    nw_buf_puts(&code, "");
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
         if (it->kind == NW_NL) {
             if (j > 0) {
-                sb_puts(&code, "\n");
+                nw_buf_puts(&code, "\n");
             }
         } else if (it->kind == NW_TEXT) {
-            sb_puts(&code, it->s);
+            nw_buf_puts(&code, it->s);
         } else if (it->kind == NW_USE) {
-            sb_puts(&code, "\xe2\x9f\xa8");
-            sb_puts(&code, it->s);
-            sb_puts(&code, "\xe2\x9f\xa9");
+            nw_buf_puts(&code, "\xe2\x9f\xa8");
+            nw_buf_puts(&code, it->s);
+            nw_buf_puts(&code, "\xe2\x9f\xa9");
         }
     }
     /* The chunk's name, escaped, and its code in a fence of its own. */
-    sb_puts(&st->cell, "\n**\xe2\x9f\xa8");
-    for (const char *n = c->name; *n; ++n) {
-        if (strchr("\\`*_{}[]()#+-.!<>|$&@^~\"'=:", *n) != NULL) {
-            sb_puts(&st->cell, "\\");
-        }
-        sb_add(&st->cell, n, 1);
-    }
-    sb_puts(&st->cell, c->piece > 1 ? "\xe2\x9f\xa9 +\xe2\x89\xa1**\n\n"
-                                    : "\xe2\x9f\xa9 \xe2\x89\xa1**\n\n");
-    size_t fence = longest_run(code.s, '~') + 1;
-    fence = fence < 4 ? 4 : fence;
-    for (size_t i = 0; i < fence; ++i) {
-        sb_puts(&st->cell, "~");
-    }
-    sb_puts(&st->cell, " {.cpp}\n");
-    sb_puts(&st->cell, code.s);
-    if (code.n > 0 && code.s[code.n - 1] != '\n') {
-        sb_puts(&st->cell, "\n");
-    }
-    for (size_t i = 0; i < fence; ++i) {
-        sb_puts(&st->cell, "~");
-    }
-    sb_puts(&st->cell, "\n\n");
+    nw_buf_puts(&st->cell, "\n**\xe2\x9f\xa8");
+    nw_buf_md_text(&st->cell, c->name, NW_MD_MARKS);
+    nw_buf_puts(&st->cell, c->piece > 1 ? "\xe2\x9f\xa9 +\xe2\x89\xa1**\n\n"
+                                       : "\xe2\x9f\xa9 \xe2\x89\xa1**\n\n");
+    nw_buf_code_block(&st->cell, ".cpp", code.s);
+    nw_buf_puts(&st->cell, "\n");
     free(code.s);
 }
 
@@ -336,7 +244,7 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
         }
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", srcdir, c->name);
-        char *text = slurp(path);
+        char *text = nw_slurp_text(path);
         if (text == NULL) {
             fprintf(stderr, "%s: cannot read the tangled file, or it is not "
                             "text\n", path);
@@ -378,7 +286,7 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
                "and the check itself: `PASS`, or the lines that differ.\n");
         close_md();
         if (!wrote_checker) {
-            char *src = slurp(tcheck);
+            char *src = nw_slurp_text(tcheck);
             if (src == NULL) {
                 fprintf(stderr, "%s: cannot read the checker\n", tcheck);
                 return 1;
@@ -390,7 +298,7 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
         }
         snprintf(buf, sizeof buf, "mkdir -p evidence/%s", p->name);
         code_cell("%%bash", buf);
-        char *expect = slurp(p->expect);
+        char *expect = nw_slurp_text(p->expect);
         if (expect == NULL) {
             fprintf(stderr, "%s: cannot read\n", p->expect);
             return 1;
@@ -406,7 +314,7 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
                                 "safely\n", p->transcripts[t]);
                 return 1;
             }
-            char *tr = slurp(p->transcripts[t]);
+            char *tr = nw_slurp_text(p->transcripts[t]);
             if (tr == NULL) {
                 fprintf(stderr, "%s: cannot read\n", p->transcripts[t]);
                 return 1;
@@ -484,13 +392,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     struct nw_doc doc;
-    char err[1024];
-    if (nw_read(f, &doc, err, sizeof err) != 0) {
-        if (err[0] != '\0') {
-            fprintf(stderr, "%s\n", err);
-        }
+    if (nw_load(f, &doc) != 0) {
         fclose(f);
-        nw_free(&doc);
         free(progs);
         return 1;
     }
@@ -504,14 +407,14 @@ int main(int argc, char **argv) {
            "...\n");
     struct prose st;
     memset(&st, 0, sizeof st);
-    sb_puts(&st.cell, "");
+    nw_buf_puts(&st.cell, "");
     for (size_t k = 0; k < doc.n; ++k) {
         const struct nw_chunk *c = &doc.chunks[k];
         if (c->is_code) {
             code_chunk(&st, c);
         } else {
-            struct sb text = {NULL, 0, 0};
-            sb_puts(&text, "");
+            struct nw_buf text = {NULL, 0, 0};
+            nw_buf_puts(&text, "");
             docs_text(c, &text);
             prose_lines(&st, text.s);
             free(text.s);

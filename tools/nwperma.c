@@ -15,21 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(FILE *in, size_t *len) {
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = nw_xrealloc(NULL, cap);
-    while ((got = fread(buf + n, 1, cap - n - 1, in)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            cap *= 2;
-            buf = nw_xrealloc(buf, cap);
-        }
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* Is p the start of a heading tag, "<h1" to "<h6" and then a blank or '>'?
  * Sets *level to its digit. */
 static int heading_open(const char *p, char *level) {
@@ -65,8 +50,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s < page.html > out.html\n", argv[0]);
         return 2;
     }
-    size_t n;
-    char *html = slurp(stdin, &n);
+    char *html = nw_slurp(stdin, NULL);
     int status = 0;
     const char *p = html;
     const char *out = html; /* written up to here */

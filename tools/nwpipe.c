@@ -1,4 +1,5 @@
-/* nwpipe: read noweb's pipeline format into a chapter model. See nwpipe.h. */
+/* nwpipe: read noweb's pipeline format into a chapter model, and the
+ * helpers the tools share. See nwpipe.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "nwpipe.h"
 
@@ -412,4 +413,152 @@ void nw_labels_free(struct nw_labels *ls) {
     }
     free(ls->v);
     memset(ls, 0, sizeof *ls);
+}
+
+int nw_load(FILE *in, struct nw_doc *doc) {
+    char err[1024];
+    if (nw_read(in, doc, err, sizeof err) != 0) {
+        if (err[0] != '\0') {
+            fprintf(stderr, "%s\n", err);
+        }
+        nw_free(doc);
+        return -1;
+    }
+    return 0;
+}
+
+void nw_buf_add(struct nw_buf *b, const char *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->s = nw_xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+void nw_buf_puts(struct nw_buf *b, const char *s) { nw_buf_add(b, s, strlen(s)); }
+
+/* Writes what b holds to out and frees it. */
+static void put_buf(FILE *out, struct nw_buf *b) {
+    if (b->n > 0) {
+        fwrite(b->s, 1, b->n, out);
+    }
+    free(b->s);
+}
+
+char *nw_slurp(FILE *in, size_t *len) {
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_add(&b, "", 0);
+    char chunk[8192];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, in)) > 0) {
+        nw_buf_add(&b, chunk, got);
+    }
+    if (len != NULL) {
+        *len = b.n;
+    }
+    return b.s;
+}
+
+char *nw_slurp_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    char *s = nw_slurp(f, len);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+char *nw_slurp_text(const char *path) {
+    size_t n;
+    char *s = nw_slurp_file(path, &n);
+    if (s != NULL && strlen(s) != n) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+size_t nw_longest_run(const char *s, char ch) {
+    size_t best = 0, run = 0;
+    for (; *s; ++s) {
+        run = (*s == ch) ? run + 1 : 0;
+        best = run > best ? run : best;
+    }
+    return best;
+}
+
+void nw_put_dquoted(FILE *out, const char *s) {
+    fputc('"', out);
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') {
+            fputc('\\', out);
+        }
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void nw_buf_md_text(struct nw_buf *b, const char *s, const char *marks) {
+    for (; *s; ++s) {
+        if (strchr(marks, *s) != NULL) {
+            nw_buf_add(b, "\\", 1);
+        }
+        nw_buf_add(b, s, 1);
+    }
+}
+
+void nw_put_md_text(FILE *out, const char *s, const char *marks) {
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_md_text(&b, s, marks);
+    put_buf(out, &b);
+}
+
+static void buf_run(struct nw_buf *b, char ch, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        nw_buf_add(b, &ch, 1);
+    }
+}
+
+void nw_buf_md_code(struct nw_buf *b, const char *s) {
+    size_t ticks = nw_longest_run(s, '`') + 1;
+    buf_run(b, '`', ticks);
+    nw_buf_puts(b, " ");
+    nw_buf_puts(b, s);
+    nw_buf_puts(b, " ");
+    buf_run(b, '`', ticks);
+}
+
+void nw_put_md_code(FILE *out, const char *s) {
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_md_code(&b, s);
+    put_buf(out, &b);
+}
+
+void nw_buf_code_block(struct nw_buf *b, const char *attrs, const char *text) {
+    size_t fence = nw_longest_run(text, '~') + 1;
+    fence = fence < 4 ? 4 : fence;
+    buf_run(b, '~', fence);
+    nw_buf_puts(b, " {");
+    nw_buf_puts(b, attrs);
+    nw_buf_puts(b, "}\n");
+    nw_buf_puts(b, text);
+    if (*text && text[strlen(text) - 1] != '\n') {
+        nw_buf_puts(b, "\n");
+    }
+    buf_run(b, '~', fence);
+    nw_buf_puts(b, "\n");
+}
+
+void nw_put_code_block(FILE *out, const char *attrs, const char *text) {
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_code_block(&b, attrs, text);
+    put_buf(out, &b);
 }

@@ -1,4 +1,5 @@
-/* nwpipe: read noweb's pipeline format into a chapter model.
+/* nwpipe: read noweb's pipeline format into a chapter model, and the small
+ * helpers the book's tools share (at the end).
  *
  * noweb's markup turns a .nw file into a line-oriented stream of keywords
  * (@begin code, @defn, @use, @text, @nl, @quote, ...), documented in the
@@ -97,5 +98,55 @@ char *nw_chapter_of(const char *path);
 /* Helpers shared by the tools. */
 void *nw_xrealloc(void *p, size_t size);
 char *nw_xstrdup(const char *s);
+
+/* Reads a whole pipeline as nw_read does, but says what is wrong on stderr
+ * itself (where markup has not already) and frees what it read. Returns 0,
+ * or -1 with doc empty. */
+int nw_load(FILE *in, struct nw_doc *doc);
+
+/* A string that grows. Start it as {NULL, 0, 0}; once anything has been
+ * added, even "", s is NUL-terminated and n is its length. free(s) ends it. */
+struct nw_buf {
+    char *s;
+    size_t n, cap;
+};
+void nw_buf_add(struct nw_buf *b, const char *s, size_t n);
+void nw_buf_puts(struct nw_buf *b, const char *s);
+
+/* The rest of a stream, with a NUL after its bytes and their number in *len
+ * (where len is not NULL). A read error stops it early: see ferror(in). */
+char *nw_slurp(FILE *in, size_t *len);
+/* The whole of a file, as nw_slurp; NULL where it cannot be opened or read. */
+char *nw_slurp_file(const char *path, size_t *len);
+/* A text file: as nw_slurp_file, and NULL also where it holds a NUL byte. */
+char *nw_slurp_text(const char *path);
+
+/* The length of the longest run of ch in s. */
+size_t nw_longest_run(const char *s, char ch);
+
+/* s as a double-quoted string, with a backslash before each '"' and '\\':
+ * as YAML and gnuplot read one. s is one line. */
+void nw_put_dquoted(FILE *out, const char *s);
+
+/* Pandoc Markdown. Each writer appends to a buffer (nw_buf_...) or writes to
+ * a stream (nw_put_...), the same bytes.
+ *
+ * Text: s with a backslash before each character of marks. NW_MD_MARKS is
+ * every ASCII character that can make markup in the book's Markdown; pandoc
+ * reads a backslash before any ASCII punctuation as the character itself,
+ * so a backslash too many is harmless, but an escaped ' or " is printed
+ * straight where pandoc would otherwise make it a curly quote. */
+#define NW_MD_MARKS "\\`*_{}[]()#+-.!<>|$&@^~\"'=:"
+void nw_buf_md_text(struct nw_buf *b, const char *s, const char *marks);
+void nw_put_md_text(FILE *out, const char *s, const char *marks);
+/* Inline code: s between runs of backticks longer than any inside it, with
+ * a blank inside each, so that a backtick at either end of s stays code. */
+void nw_buf_md_code(struct nw_buf *b, const char *s);
+void nw_put_md_code(FILE *out, const char *s);
+/* A fenced code block: a fence of '~' longer than any run of '~' in text,
+ * and at least 4 long, then " {ATTRS}", text ending in a newline (added
+ * where it has none), the closing fence and a newline. */
+void nw_buf_code_block(struct nw_buf *b, const char *attrs, const char *text);
+void nw_put_code_block(FILE *out, const char *attrs, const char *text);
 
 #endif

@@ -28,62 +28,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct buf {
-    char *s;
-    size_t n, cap;
-};
-
-static void b_add(struct buf *b, const char *s, size_t n) {
-    if (b->n + n + 1 > b->cap) {
-        b->cap = (b->n + n + 1) * 2;
-        b->s = nw_xrealloc(b->s, b->cap);
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
 /* Text, with runs of white space made one blank. */
-static void b_text(struct buf *b, const char *s, size_t n) {
+static void b_text(struct nw_buf *b, const char *s, size_t n) {
     for (size_t i = 0; i < n; ++i) {
         char c = s[i];
         if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
             if (b->n > 0 && b->s[b->n - 1] != ' ') {
-                b_add(b, " ", 1);
+                nw_buf_add(b, " ", 1);
             }
         } else {
-            b_add(b, &c, 1);
+            nw_buf_add(b, &c, 1);
         }
     }
-}
-
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0, got;
-    char *s = nw_xrealloc(NULL, cap);
-    while ((got = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            cap *= 2;
-            s = nw_xrealloc(s, cap);
-        }
-    }
-    s[n] = '\0';
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(s);
-        return NULL;
-    }
-    *len = n;
-    return s;
 }
 
 /* Appends the UTF-8 encoding of code point cp. */
-static void b_utf8(struct buf *b, unsigned long cp) {
+static void b_utf8(struct nw_buf *b, unsigned long cp) {
     char u[4];
     size_t n;
     if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
@@ -108,11 +68,11 @@ static void b_utf8(struct buf *b, unsigned long cp) {
         u[3] = (char)(0x80 | (cp & 0x3F));
         n = 4;
     }
-    b_add(b, u, n);
+    nw_buf_add(b, u, n);
 }
 
 /* Decodes the character data s[0..n) into b: entities to characters. */
-static void b_chars(struct buf *b, const char *s, size_t n) {
+static void b_chars(struct nw_buf *b, const char *s, size_t n) {
     static const struct {
         const char *name;
         unsigned long cp;
@@ -166,7 +126,7 @@ static void b_chars(struct buf *b, const char *s, size_t n) {
         if (done) {
             i = upto + len + 1;
         } else {
-            b_add(b, "&", 1);
+            nw_buf_add(b, "&", 1);
             i = upto + 1;
         }
     }
@@ -175,7 +135,7 @@ static void b_chars(struct buf *b, const char *s, size_t n) {
 /* A document of the index. */
 struct doc {
     char *url, *title, *page, *kind;
-    struct buf body;
+    struct nw_buf body;
 };
 
 struct index {
@@ -191,16 +151,16 @@ static size_t new_doc(struct index *ix, const char *page, const char *id,
     }
     struct doc *d = &ix->d[ix->n];
     memset(d, 0, sizeof *d);
-    struct buf url = {NULL, 0, 0};
-    b_add(&url, page, strlen(page));
+    struct nw_buf url = {NULL, 0, 0};
+    nw_buf_add(&url, page, strlen(page));
     if (id != NULL) {
         /* The id as pandoc wrote it in the attribute: decode &amp; etc. */
-        b_add(&url, "#", 1);
+        nw_buf_add(&url, "#", 1);
         b_chars(&url, id, idlen);
     }
     d->url = url.s;
     d->kind = nw_xstrdup(kind);
-    b_add(&d->body, "", 0);
+    nw_buf_add(&d->body, "", 0);
     return ix->n++;
 }
 
@@ -279,7 +239,7 @@ static int is_heading(const char *name) {
     return name[0] == 'h' && name[1] >= '1' && name[1] <= '6' && name[2] == '\0';
 }
 
-static char *trimmed(const struct buf *b) {
+static char *trimmed(const struct nw_buf *b) {
     const char *s = b->s ? b->s : "";
     while (*s == ' ') {
         ++s;
@@ -296,8 +256,8 @@ static char *trimmed(const struct buf *b) {
 
 /* The text of the element that starts at from, tags stripped. */
 static char *element_text(const char *from, const char *end) {
-    struct buf b = {NULL, 0, 0};
-    b_add(&b, "", 0);
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_add(&b, "", 0);
     for (const char *q = from; q < end;) {
         const char *lt = memchr(q, '<', (size_t)(end - q));
         const char *upto = lt ? lt : end;
@@ -316,8 +276,7 @@ static char *element_text(const char *from, const char *end) {
 /* Indexes one page: a document for the page's opening prose, one per
  * heading with an id, one per chunk. */
 static int index_page(struct index *ix, const char *path) {
-    size_t n;
-    char *html = slurp(path, &n);
+    char *html = nw_slurp_file(path, NULL);
     if (html == NULL) {
         fprintf(stderr, "%s: cannot read\n", path);
         return 1;

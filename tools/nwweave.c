@@ -38,20 +38,13 @@ static void put_html(FILE *out, const char *s) {
     }
 }
 
-/* The longest run of character ch anywhere in the chunk's items. */
+/* The longest run of character ch in items from..to-1 of a chunk. */
 static size_t longest_run(const struct nw_chunk *c, size_t from, size_t to,
                           char ch) {
     size_t best = 0;
     for (size_t j = from; j < to; ++j) {
-        const char *s = c->items[j].s;
-        if (s == NULL) {
-            continue;
-        }
-        size_t run = 0;
-        for (; *s; ++s) {
-            run = (*s == ch) ? run + 1 : 0;
-            best = run > best ? run : best;
-        }
+        size_t run = c->items[j].s ? nw_longest_run(c->items[j].s, ch) : 0;
+        best = run > best ? run : best;
     }
     return best;
 }
@@ -200,6 +193,8 @@ static void weave_code(FILE *out, FILE *refs, const struct nw_doc *doc,
     }
     fputs("</span></div>\n```\n", out);
 
+    /* Not nw_put_code_block: the code goes out item by item, references as
+     * placeholders whose links go to refs. */
     size_t fence = longest_run(c, 0, c->n, '~') + 1;
     fence = fence < 4 ? 4 : fence;
     for (size_t k = 0; k < fence; ++k) {
@@ -302,12 +297,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     struct nw_doc doc;
-    char err[1024];
-    if (nw_read(stdin, &doc, err, sizeof err) != 0) {
-        if (err[0] != '\0') {
-            fprintf(stderr, "%s\n", err);
-        }
-        nw_free(&doc);
+    if (nw_load(stdin, &doc) != 0) {
         return 1;
     }
     struct weave w;

@@ -101,6 +101,11 @@ int main(int argc, char **argv) {
     fclose(rf);
 
     char *html = nw_slurp(stdin, NULL);
+    if (ferror(stdin)) {
+        fprintf(stderr, "nwlinks: cannot read the page\n");
+        free(html);
+        return 1;
+    }
     int status = check_ids(html);
     const char *p = html;
     const char *hit;

@@ -51,6 +51,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     char *html = nw_slurp(stdin, NULL);
+    if (ferror(stdin)) {
+        fprintf(stderr, "nwperma: cannot read the page\n");
+        free(html);
+        return 1;
+    }
     int status = 0;
     const char *p = html;
     const char *out = html; /* written up to here */

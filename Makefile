@@ -354,7 +354,8 @@ $(GPUINFO): tools/gpuinfo.c | $(B)/tools
 	$(call say,NVCC,$@)
 	$(Q)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
 
-.PHONY: record accept compare verify sanitize dist
+.PHONY: record accept compare verify sanitize dist FORCE
+FORCE:
 # Run every program (or PROG=...) on this machine's GPU and write pending
 # transcripts and expectations beside the evidence; `make accept` moves
 # them into place. Nothing in evidence/ is overwritten by a run.
@@ -381,9 +382,11 @@ sanitize: programs
 
 DIST := $(B)/dist/book-gpu
 BUNDLED_TOOLS := tools/tcheck.c tools/gpuinfo.c tools/progcheck.sh tools/sanitize.sh
+# Always written anew: the bundle names the book's commit, which a record
+# there stamps into every transcript, and that changes with no file here.
 dist: $(DIST).tar.gz
 $(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/bundle.mk tools/compile.mk \
-                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*/*.txt)
+                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*/*.txt) FORCE
 	$(call say,DIST,$@)
 	$(Q)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
 	cp $(addprefix $(B)/src/,$(ROOTS)) $(DIST)/src/ && \

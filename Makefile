@@ -394,7 +394,7 @@ $(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/bundle.mk tools/compile.mk
 	cp tools/bundle.mk $(DIST)/Makefile && cp tools/compile.mk $(DIST)/ && \
 	cp -R evidence $(DIST)/ && \
 	{ echo 'PROGRAMS := $(PROGRAMS)'; \
-	  echo "COMMIT := $$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"; \
+	  echo "COMMIT := $$(EVIDENCE=evidence sh tools/progcheck.sh commit)"; \
 	} > $(DIST)/programs.mk && \
 	tar -C $(B)/dist -czf $@.tmp book-gpu && mv -f $@.tmp $@
 

@@ -15,6 +15,7 @@
 #   verify   check an output saved elsewhere; no GPU needed; exit status 0 assumed
 #   lint     check the evidence itself, no GPU needed; PROG... must name every
 #            program of the book, so that evidence for no program is found
+#   commit   print the commit a record would name ("-dirty" with changes)
 #
 # Environment:
 #   TOOLS     the directory holding the built tcheck and gpuinfo (default: tools)
@@ -39,6 +40,7 @@ set -eu
 
 usage() {
     echo "usage: progcheck.sh [--count] check|record|accept|compare|lint [PROG...]" >&2
+    echo "       progcheck.sh commit" >&2
     echo "       progcheck.sh [--count] verify PROG OUTPUT_FILE" >&2
     exit 2
 }
@@ -581,6 +583,13 @@ lint_orphans() {
 case $cmd in
     check | record | accept | compare | lint) ;;
     verify) [ $# -eq 2 ] || usage ;;
+    commit)
+        # The commit a record here would name (make dist puts it in the
+        # bundle, which has no git).
+        commit_id || { echo "progcheck.sh: not in a git checkout" >&2; exit 2; }
+        echo
+        exit 0
+        ;;
     *) usage ;;
 esac
 verify_output=

@@ -260,8 +260,9 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \
 	  $(B)/md/$*.md $(B)/md/$*.run.md \
 	  | $(nwlinks) $(B)/md/$*.refs | $(nwperma) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/index.md: $(META) $(nwindex) | $(B)/md
-	$(Q)$(nwindex) index $(META) > $@.tmp && mv -f $@.tmp $@
+# The front page: the book's front matter, then its chapters.
+$(B)/md/index.md: chapters/front.md $(META) $(nwindex) | $(B)/md
+	$(Q){ cat $<; $(nwindex) index $(META); } > $@.tmp && mv -f $@.tmp $@
 
 # The pages that are not chapters: the front page and the two indexes.
 $(B)/md/book.nav.yaml: $(META) $(nwindex) | $(B)/md

@@ -121,14 +121,31 @@ static int cmd_nav(const char *current, const struct chapter *chs, size_t n) {
     return 0;
 }
 
+/* The front page's list of chapters, after the book's own front matter
+ * (chapters/front.md): each chapter's title, the files it tangles and the
+ * labels lessons cite from it. */
 static int cmd_index(const struct chapter *chs, size_t n) {
-    printf("# CUDA by running it\n\n");
-    printf("A course book whose every program runs and whose every number "
-           "was measured.\n\n## Chapters\n\n");
+    printf("## The chapters {#sec-chapters}\n\n");
     for (size_t i = 0; i < n; ++i) {
-        printf("%zu. [", i + 1);
+        printf("%zu. **[", i + 1);
         nw_put_md_text(stdout, chs[i].title, kMdMarks);
-        printf("](%s.html)\n", chs[i].name);
+        printf("](%s.html)**", chs[i].name);
+        const char *sep = "\\\n   ";
+        for (size_t r = 0; r < chs[i].n; ++r) {
+            if (strcmp(chs[i].recs[r].kind, "root") == 0) {
+                printf("%s`%s`", sep, chs[i].recs[r].a);
+                sep = ", ";
+            }
+        }
+        sep = "\\\n   Labels: ";
+        for (size_t r = 0; r < chs[i].n; ++r) {
+            if (strcmp(chs[i].recs[r].kind, "label") == 0) {
+                printf("%s[%s](%s.html#%s)", sep, chs[i].recs[r].a,
+                       chs[i].name, chs[i].recs[r].a);
+                sep = ", ";
+            }
+        }
+        printf("\n");
     }
     return 0;
 }

@@ -275,22 +275,32 @@ commit_id() {
 # ---------------------------------------------------------------------
 # Commands, one program at a time
 
-check_one() {
+# have_expectation PROG: sets exp; reports PROG failed when it has none.
+have_expectation() {
     exp="$EVIDENCE/$1.expect"
-    if [ ! -f "$exp" ]; then
-        fail "$1" "no expectation $exp; $(make_hint "$1")"
-        return 0
+    [ -f "$exp" ] && return 0
+    fail "$1" "no expectation $exp; $(make_hint "$1")"
+    return 1
+}
+
+# run_built PROG: runs the built program (run_prog); reports PROG failed
+# when it is not built or did not run.
+run_built() {
+    if [ ! -x "$BIN/$1" ]; then
+        fail "$1" "not built: no $BIN/$1"
+        return 1
     fi
+    run_prog "$1"
+    ran_ok "$1"
+}
+
+check_one() {
+    have_expectation "$1" || return 0
     if ! has_transcripts "$1"; then
         fail "$1" "no transcript in $EVIDENCE/$1/; $(make_hint "$1")"
         return 0
     fi
-    if [ ! -x "$BIN/$1" ]; then
-        fail "$1" "not built: no $BIN/$1"
-        return 0
-    fi
-    run_prog "$1"
-    ran_ok "$1" || return 0
+    run_built "$1" || return 0
     rc=0
     "$TCHECK" check -g "$gpu_name" -o "$1 output" "$exp" "$EVIDENCE/$1" \
         "$work/out" "$st" >"$work/report" 2>"$work/terr" || rc=$?
@@ -314,17 +324,12 @@ check_one() {
 }
 
 record_one() {
-    if [ ! -x "$BIN/$1" ]; then
-        fail "$1" "not built: no $BIN/$1"
-        return 0
-    fi
     cl=$(compile_line "$1")
     if [ -z "$cl" ]; then
         fail "$1" "no compile line: set COMPILE_LINE_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_' '_')"
         return 0
     fi
-    run_prog "$1"
-    ran_ok "$1" || return 0
+    run_built "$1" || return 0
     if [ "$st" -ne 0 ]; then
         fail "$1" "exit status $st; nothing recorded"
         stderr_tail
@@ -439,17 +444,8 @@ accept_one() {
 }
 
 compare_one() {
-    exp="$EVIDENCE/$1.expect"
-    if [ ! -f "$exp" ]; then
-        fail "$1" "no expectation $exp; $(make_hint "$1")"
-        return 0
-    fi
-    if [ ! -x "$BIN/$1" ]; then
-        fail "$1" "not built: no $BIN/$1"
-        return 0
-    fi
-    run_prog "$1"
-    ran_ok "$1" || return 0
+    have_expectation "$1" || return 0
+    run_built "$1" || return 0
     if [ "$st" -ne 0 ]; then
         fail "$1" "exit status $st"
         stderr_tail
@@ -473,11 +469,7 @@ compare_one() {
 }
 
 verify_one() {
-    exp="$EVIDENCE/$1.expect"
-    if [ ! -f "$exp" ]; then
-        fail "$1" "no expectation $exp; $(make_hint "$1")"
-        return 0
-    fi
+    have_expectation "$1" || return 0
     if [ ! -f "$2" ]; then
         fail "$1" "no output file $2"
         return 0

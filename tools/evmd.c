@@ -131,29 +131,27 @@ int main(int argc, char **argv) {
                 free(text);
                 continue;
             }
-            static const char *const keys[] = {
-                "gpu", "compute capability", "sms", "driver", "runtime",
-                "nvcc", "compile", "date", "commit"};
-            char v[sizeof keys / sizeof keys[0]][512];
-            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
-                header_value(text, keys[k], v[k], sizeof v[k]);
+            /* "Recorded on GPU (compute capability X, N SMs; ...) on DATE
+             * at commit C": each header value after the words before it. */
+            static const struct {
+                const char *before, *key;
+            } parts[] = {
+                {"Recorded on ", "gpu"},
+                {" (compute capability ", "compute capability"},
+                {", ", "sms"},
+                {" SMs; driver ", "driver"},
+                {", CUDA runtime ", "runtime"},
+                {", nvcc ", "nvcc"},
+                {") on ", "date"},
+                {" at commit ", "commit"},
+            };
+            for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
+                char v[512];
+                header_value(text, parts[k].key, v, sizeof v);
+                fputs(parts[k].before, stdout);
+                nw_put_md_text(stdout, k == 0 && v[0] == '\0' ? "an unnamed GPU" : v,
+                               kMdMarks);
             }
-            printf("Recorded on ");
-            nw_put_md_text(stdout, v[0][0] ? v[0] : "an unnamed GPU", kMdMarks);
-            printf(" (compute capability ");
-            nw_put_md_text(stdout, v[1], kMdMarks);
-            printf(", ");
-            nw_put_md_text(stdout, v[2], kMdMarks);
-            printf(" SMs; driver ");
-            nw_put_md_text(stdout, v[3], kMdMarks);
-            printf(", CUDA runtime ");
-            nw_put_md_text(stdout, v[4], kMdMarks);
-            printf(", nvcc ");
-            nw_put_md_text(stdout, v[5], kMdMarks);
-            printf(") on ");
-            nw_put_md_text(stdout, v[7], kMdMarks);
-            printf(" at commit ");
-            nw_put_md_text(stdout, v[8], kMdMarks);
             printf(", from `%s`:\n\n", argv[i]);
             char *chart = chart_for(charts, argv[i]);
             if (chart != NULL) {

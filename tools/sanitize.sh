@@ -30,7 +30,7 @@ for p in "$@"; do
         # shellcheck disable=SC2086 # $extra is a list of words
         "$cs" --tool "$tool" $extra --error-exitcode 86 "$bin/$p" --quick >"$log" 2>&1
         rc=$?
-        summary=$(grep -m1 'SUMMARY' "$log" | sed 's/^========= //')
+        summary=$(grep -m1 -E '(ERROR|RACECHECK) SUMMARY' "$log" | sed 's/^========= //')
         case $rc in
             0) echo "PASS $p $tool (${summary:-no summary})" ;;
             77) echo "SKIP $p $tool: $(grep -v '^=========' "$log" | tail -n 1)"

@@ -44,22 +44,14 @@ static int read_meta(const char *path, struct chapter *ch) {
     ch->name = nw_chapter_of(path);
     char *line = NULL;
     size_t cap = 0;
-    ssize_t len;
     size_t reccap = 0;
-    while ((len = getline(&line, &cap, f)) != -1) {
-        if (len > 0 && line[len - 1] == '\n') {
-            line[len - 1] = '\0';
-        }
-        char *kind = line;
-        char *a = strchr(kind, '\t');
-        if (a == NULL) {
+    while (getline(&line, &cap, f) != -1) {
+        char *fld[3];
+        int nf = nw_split_tabs(line, fld, 3);
+        if (nf < 2) {
             continue;
         }
-        *a++ = '\0';
-        char *b = strchr(a, '\t');
-        if (b != NULL) {
-            *b++ = '\0';
-        }
+        const char *kind = fld[0], *a = fld[1], *b = nf == 3 ? fld[2] : NULL;
         if (strcmp(kind, "title") == 0) {
             free(ch->title);
             ch->title = nw_xstrdup(a);

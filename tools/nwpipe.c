@@ -317,8 +317,7 @@ static void labels_add(struct nw_labels *ls, const char *label,
     l->line = line;
 }
 
-/* Splits a tab-separated line in place; returns the number of fields. */
-static int split_tabs(char *line, char **fields, int max) {
+int nw_split_tabs(char *line, char **fields, int max) {
     int n = 0;
     size_t len = strlen(line);
     if (len > 0 && line[len - 1] == '\n') {
@@ -345,7 +344,7 @@ int nw_labels_from_meta(struct nw_labels *ls, const char *path) {
     size_t cap = 0;
     while (getline(&line, &cap, f) != -1) {
         char *fld[3];
-        int n = split_tabs(line, fld, 3);
+        int n = nw_split_tabs(line, fld, 3);
         if (n >= 2 && strcmp(fld[0], "label") == 0) {
             labels_add(ls, fld[1], chapter, NULL, n == 3 ? atol(fld[2]) : 0);
         }
@@ -372,7 +371,7 @@ int nw_labels_from_registry(struct nw_labels *ls, const char *path) {
             continue;
         }
         char *fld[4];
-        int n = split_tabs(line, fld, 4);
+        int n = nw_split_tabs(line, fld, 4);
         if (n < 2 || n > 3 || !nw_is_label(fld[0]) || fld[1][0] == '\0' ||
             (n == 3 && !nw_is_label(fld[2]))) {
             fprintf(stderr,

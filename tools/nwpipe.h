@@ -95,6 +95,10 @@ void nw_labels_free(struct nw_labels *ls);
 /* CHAPTER from a path such as build/meta/CHAPTER.tsv or chapters/CHAPTER.nw */
 char *nw_chapter_of(const char *path);
 
+/* Splits a tab-separated line in place, dropping its newline, into at most
+ * max fields; returns how many. */
+int nw_split_tabs(char *line, char **fields, int max);
+
 /* Helpers shared by the tools. */
 void *nw_xrealloc(void *p, size_t size);
 char *nw_xstrdup(const char *s);

@@ -211,11 +211,8 @@ static void tag_name(const char *p, char *out, size_t size) {
     out[n] = '\0';
 }
 
-/* Elements whose content is never indexed. */
-static int skipped(const char *name) {
-    static const char *const names[] = {"nav", "annotation", "script",
-                                        "style", "svg", "template", "header"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+static int in_list(const char *name, const char *const *names, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
         if (strcmp(name, names[i]) == 0) {
             return 1;
         }
@@ -223,16 +220,18 @@ static int skipped(const char *name) {
     return 0;
 }
 
+/* Elements whose content is never indexed. */
+static int skipped(const char *name) {
+    static const char *const names[] = {"nav", "annotation", "script",
+                                        "style", "svg", "template", "header"};
+    return in_list(name, names, sizeof names / sizeof names[0]);
+}
+
 /* Elements inside a word: no blank at their edges. */
 static int inline_tag(const char *name) {
     static const char *const names[] = {"a", "span", "code", "em", "strong",
                                         "sub", "sup", "b", "i"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
-        if (strcmp(name, names[i]) == 0) {
-            return 1;
-        }
-    }
-    return 0;
+    return in_list(name, names, sizeof names / sizeof names[0]);
 }
 
 static int is_heading(const char *name) {

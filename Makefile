@@ -45,6 +45,7 @@ TOOL_CFLAGS = -std=c11 -Wall -Wextra -Werror -pedantic $(CFLAGS)
 
 NOWEB_LIB ?= /usr/lib/noweb
 MARKUP := $(NOWEB_LIB)/markup
+NT := $(NOWEB_LIB)/nt
 NOTANGLE ?= notangle
 PANDOC ?= pandoc
 
@@ -76,9 +77,12 @@ B := build
 # $(call update,FILE): move FILE.tmp to FILE only where the text changed,
 # so that what depends on FILE is not remade for nothing.
 update = { cmp -s $(1).tmp $(1) && rm -f $(1).tmp || mv -f $(1).tmp $(1); }
-NWTOOLS := nwlint nwmark nwweave nwlinks nwindex evmd nwperma nwcatalog \
-           nwsearch evchart nwnotebook
-$(foreach t,$(NWTOOLS),$(eval $(t) := $(B)/tools/$(t)))
+# The book's tools, tools/book/NAME.c, each built as $(NAME) against the
+# shared library in tools/lib.
+BOOK_TOOLS := $(basename $(notdir $(wildcard tools/book/*.c)))
+$(foreach t,$(BOOK_TOOLS),$(eval $(t) := $(B)/tools/$(t)))
+LIB_SRC := $(wildcard tools/lib/*.c)
+LIB_HDR := $(wildcard tools/lib/*.h)
 
 META := $(CHAPTERS:%=$(B)/meta/%.tsv)
 LINES := $(CHAPTERS:%=$(B)/meta/%.lines)
@@ -121,9 +125,9 @@ no-nvcc:
 
 # --- Our tools -------------------------------------------------------------
 
-$(B)/tools/%: tools/%.c tools/nwpipe.c tools/nwpipe.h | $(B)/tools
+$(B)/tools/%: tools/book/%.c $(LIB_SRC) $(LIB_HDR) | $(B)/tools
 	$(call say,CC,$@)
-	$(Q)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< tools/nwpipe.c && mv -f $@.tmp $@
+	$(Q)$(CC) $(TOOL_CFLAGS) -Itools/lib -o $@.tmp $< $(LIB_SRC) && mv -f $@.tmp $@
 
 $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb
@@ -135,23 +139,27 @@ $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
 # --- Tangle ----------------------------------------------------------------
-# nwlint checks the chapter and lists its roots and labels. Every root is
-# tangled twice into temporary files: plainly with snippet markers (nwmark),
-# and with #line directives so that nvcc reports errors at chapters/NAME.nw.
-# Only when all of that succeeded does cpif put the files in place, and it
-# keeps a file's timestamp when its text did not change, so a prose edit
-# compiles nothing.
+# noweb's markup reads a chapter once, into its pipeline (build/meta/NAME.
+# nwpipe); every later stage reads that stream. chapter-meta checks it and
+# lists the chapter's title, roots and labels. Every root is tangled from it
+# twice into temporary files, by noweb's own back end nt: plainly with
+# snippet markers (snippet-marks), and with #line directives so that nvcc
+# reports errors at chapters/NAME.nw. Only when all of that succeeded do the
+# pipeline and the files go in place (cpif keeps a file's timestamp when its
+# text did not change, so a prose edit compiles nothing).
 
-$(B)/stamp/%.tangled: chapters/%.nw $(nwlint) $(nwmark) | $(NOTANGLE_BIN) \
+$(B)/stamp/%.tangled: chapters/%.nw $(chapter-meta) $(snippet-marks) | $(NOTANGLE_BIN) \
                       $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc
 	$(call say,TANGLE,$<)
-	$(Q)tmps=$(B)/meta/$*.tsv.tmp; trap 'rm -f $$tmps' EXIT; \
-	$(MARKUP) $< | $(nwlint) > $(B)/meta/$*.tsv.tmp; \
+	$(Q)pipe=$(B)/meta/$*.nwpipe.tmp; tmps="$$pipe $(B)/meta/$*.tsv.tmp"; \
+	trap 'rm -f $$tmps' EXIT; \
+	$(MARKUP) $< > $$pipe; \
+	$(chapter-meta) < $$pipe > $(B)/meta/$*.tsv.tmp; \
 	roots=$$(awk -F'\t' '$$1 == "root" { print $$2 }' $(B)/meta/$*.tsv.tmp); \
 	for r in $$roots; do \
 	  tmps="$$tmps $(B)/src/$$r.tmp $(B)/lsrc/$$r.tmp"; \
-	  $(NOTANGLE) -filter $(nwmark) -R"$$r" $< > $(B)/src/$$r.tmp; \
-	  $(NOTANGLE) -L -R"$$r" $< > $(B)/lsrc/$$r.tmp; \
+	  $(snippet-marks) < $$pipe | $(NT) -R"$$r" > $(B)/src/$$r.tmp; \
+	  $(NT) -t -L -R"$$r" < $$pipe > $(B)/lsrc/$$r.tmp; \
 	done; \
 	for r in $$roots; do \
 	  cpif $(B)/src/$$r < $(B)/src/$$r.tmp; \
@@ -162,11 +170,13 @@ $(B)/stamp/%.tangled: chapters/%.nw $(nwlint) $(nwmark) | $(NOTANGLE_BIN) \
 	cmp -s $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv || \
 	  mv -f $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv; \
 	mv -f $(B)/meta/$*.tsv.tmp $(B)/meta/$*.lines; \
+	mv -f $$pipe $(B)/meta/$*.nwpipe; \
 	touch $@
 
 # build/meta/NAME.tsv changes only when the chapter's title, roots or labels
-# do; NAME.lines adds the line of each, for messages, and follows every edit.
-$(B)/meta/%.tsv $(B)/meta/%.lines: $(B)/stamp/%.tangled ;
+# do; NAME.lines adds the line of each, for messages, and NAME.nwpipe is the
+# chapter's pipeline; both follow every edit.
+$(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe: $(B)/stamp/%.tangled ;
 
 # The roots of a chapter, as make variables and rules.
 $(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
@@ -183,10 +193,10 @@ $(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
 # The table changes only when a label or its lines do; a prose edit, which
 # moves every line of its chapter, remakes nothing that depends on it.
 $(B)/stamp/snippets: $(LINES) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) \
-                     $(nwindex) | $(B)/stamp
+                     $(nav) | $(B)/stamp
 	$(call say,INDEX,$(B)/snippets.tsv)
-	$(Q)$(nwindex) registry $(REGISTRY) $(LINES)
-	$(Q)$(nwindex) snippets $(B)/src $(LINES) > $(B)/snippets.tsv.tmp
+	$(Q)$(nav) registry $(REGISTRY) $(LINES)
+	$(Q)$(nav) snippets $(B)/src $(LINES) > $(B)/snippets.tsv.tmp
 	$(Q)$(call update,$(B)/snippets.tsv) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
 
@@ -214,37 +224,36 @@ $(B)/bin/%: | $(B)/bin
 
 # Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
 # book (META) and keeps anchors for labels the registry marks retired.
-$(B)/md/%.md: chapters/%.nw $(B)/stamp/%.tangled $(nwweave) $(META) \
-              $(REGISTRY) | $(B)/md
-	$(call say,WEAVE,$<)
-	$(Q)$(MARKUP) $< | $(nwweave) $(B)/md/$*.refs.tmp $(REGISTRY) $(META) > $@.tmp
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(REGISTRY) | $(B)/md
+	$(call say,WEAVE,chapters/$*.nw)
+	$(Q)$(chapter-md) $(B)/md/$*.refs.tmp $(REGISTRY) $(META) < $< > $@.tmp
 	$(Q)mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && mv -f $@.tmp $@
 
 $(B)/md/%.refs: $(B)/md/%.md ;
 
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript after its chart where it has one.
-$(B)/md/%.run.md: $(B)/deps/%.mk $(evmd) tools/compile.mk \
+$(B)/md/%.run.md: $(B)/deps/%.mk $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p/*.txt)) \
                   $$(call chart-md,$$(PROGS.$$*)) | $(B)/md
-	$(Q)$(evmd) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
+	$(Q)$(run-md) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(wildcard evidence/$(p)/*.txt) --) > $@.tmp && mv -f $@.tmp $@
 
 # A chart of the values a transcript recorded, drawn at build time: evchart
 # finds them as evidence/PROG.chart says and writes a gnuplot script and the
 # figure's Markdown; gnuplot draws the SVG.
-$(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(evchart)
-	$(Q)mkdir -p $(@D) && $(evchart) gnuplot evidence/$(*D).chart $< > $@.tmp \
+$(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
+	$(Q)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< > $@.tmp \
 	  && mv -f $@.tmp $@
-$(B)/charts/%.md: evidence/%.txt evidence/$$(*D).chart $(evchart)
-	$(Q)mkdir -p $(@D) && $(evchart) figure evidence/$(*D).chart $< charts/$*.svg \
+$(B)/charts/%.md: evidence/%.txt evidence/$$(*D).chart $(chart)
+	$(Q)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< charts/$*.svg \
 	  > $@.tmp && mv -f $@.tmp $@
 $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 	$(call say,CHART,$@)
 	$(Q)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/%.nav.yaml: $(META) $(nwindex) | $(B)/snippets.tsv $(B)/md
-	$(Q)$(nwindex) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
+$(B)/md/%.nav.yaml: $(META) $(nav) | $(B)/snippets.tsv $(B)/md
+	$(Q)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
 
 PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
@@ -252,49 +261,45 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
 
 # nwperma gives every heading a permalink.
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \
-                  $(B)/md/%.refs $(nwlinks) $(nwperma) styles/page.html \
+                  $(B)/md/%.refs $(chunk-links) $(heading-links) styles/page.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
 	  $(B)/md/$*.md $(B)/md/$*.run.md \
-	  | $(nwlinks) $(B)/md/$*.refs | $(nwperma) > $@.tmp && mv -f $@.tmp $@
+	  | $(chunk-links) $(B)/md/$*.refs | $(heading-links) > $@.tmp && mv -f $@.tmp $@
 
 # The front page: the book's front matter, then its chapters.
-$(B)/md/index.md: chapters/front.md $(META) $(nwindex) | $(B)/md
-	$(Q){ cat $<; $(nwindex) index $(META); } > $@.tmp && mv -f $@.tmp $@
+$(B)/md/index.md: chapters/front.md $(META) $(nav) | $(B)/md
+	$(Q){ cat $<; $(nav) index $(META); } > $@.tmp && mv -f $@.tmp $@
 
 # The pages that are not chapters: the front page and the two indexes.
-$(B)/md/book.nav.yaml: $(META) $(nwindex) | $(B)/md
-	$(Q)$(nwindex) nav - $(META) > $@.tmp && mv -f $@.tmp $@
+$(B)/md/book.nav.yaml: $(META) $(nav) | $(B)/md
+	$(Q)$(nav) nav - $(META) > $@.tmp && mv -f $@.tmp $@
 
 $(B)/md/labels.md: $(B)/snippets.tsv $(META) $(addprefix $(B)/src/,$(ROOTS)) \
-                   $(nwcatalog) | $(B)/md
-	$(Q)$(nwcatalog) labels $< $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
+                   $(index-pages) | $(B)/md
+	$(Q)$(index-pages) labels $< $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
 
 # Read from the chapters' pipelines, which follow every prose edit; the page
 # is remade only when the chunks themselves changed.
-$(B)/stamp/chunks: $(META) $(PIPES) $(nwcatalog) | $(B)/stamp $(B)/md
-	$(Q)$(nwcatalog) chunks $(META) > $(B)/md/chunks.md.tmp
+$(B)/stamp/chunks: $(META) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
+	$(Q)$(index-pages) chunks $(META) > $(B)/md/chunks.md.tmp
 	$(Q)$(call update,$(B)/md/chunks.md) && touch $@
 $(B)/md/chunks.md: $(B)/stamp/chunks ;
 
 $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: \
-$(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(nwperma) styles/page.html \
+$(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(PANDOC) $(PANDOC_FLAGS) --metadata-file=$(B)/md/book.nav.yaml $< \
-	  | $(nwperma) > $@.tmp && mv -f $@.tmp $@
-
-# Each chapter's noweb pipeline, for the tools that read its chunks.
-$(B)/meta/%.nwpipe: chapters/%.nw $(B)/stamp/%.tangled
-	$(Q)$(MARKUP) $< > $@.tmp && mv -f $@.tmp $@
+	  | $(heading-links) > $@.tmp && mv -f $@.tmp $@
 
 # Search: lunr, our script, and the index of every page, as a script so
 # that it loads from file:// too.
-$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(nwsearch)
+$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(search-index)
 	$(call say,INDEX,$@)
-	$(Q)$(nwsearch) $(B)/html/index.html $(PAGES) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(search-index) $(B)/html/index.html $(PAGES) > $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/search.js: styles/search.js | $(B)/html
 	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
@@ -308,11 +313,11 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 # check. pandoc writes the JSON; the cell ids it makes up are replaced by
 # numbered ones, so that a notebook changes only when the chapter does.
 
-$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/deps/%.mk $(nwnotebook) tools/compile.mk \
-                 $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/tcheck.c) \
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/deps/%.mk $(notebook-md) tools/compile.mk \
+                 $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt)) \
                  | $(B)/md
-	$(Q)$(nwnotebook) $(if $(wildcard tools/tcheck.c),-t tools/tcheck.c) $< $(B)/src \
+	$(Q)$(notebook-md) $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) --) \
 	  > $@.tmp && mv -f $@.tmp $@
@@ -334,7 +339,7 @@ $(B)/html/src/%: $(B)/src/% | $(B)/html/src
 
 # --- Evidence --------------------------------------------------------------
 # tcheck holds a program's output to its expectation and transcripts;
-# tools/progcheck.sh runs the programs through it, here and in the GPU
+# tools/evidence/progcheck.sh runs the programs through it, here and in the GPU
 # bundle alike. README.md, "Evidence", says how.
 
 TCHECK := $(B)/tools/tcheck
@@ -346,12 +351,12 @@ SELECTED = $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))
 env-name = $(subst -,_,$(subst .,_,$(1)))
 PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence NVCC='$(NVCC)' \
   $(foreach p,$(PROGRAMS),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))') \
-  sh tools/progcheck.sh
+  sh tools/evidence/progcheck.sh
 
-$(TCHECK): tools/tcheck.c | $(B)/tools
+$(TCHECK): tools/evidence/tcheck.c | $(B)/tools
 	$(call say,CC,$@)
 	$(Q)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< && mv -f $@.tmp $@
-$(GPUINFO): tools/gpuinfo.c | $(B)/tools
+$(GPUINFO): tools/evidence/gpuinfo.c | $(B)/tools
 	$(call say,NVCC,$@)
 	$(Q)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
 
@@ -374,7 +379,7 @@ verify: $(TCHECK)
 	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
 # Every program's --quick sizes under compute-sanitizer's four tools.
 sanitize: programs
-	@tools/sanitize.sh $(B)/bin $(SELECTED)
+	@tools/evidence/sanitize.sh $(B)/bin $(SELECTED)
 
 # --- The GPU bundle ---------------------------------------------------------
 # For a machine with a GPU and nvcc but no noweb or pandoc (a notebook T4,
@@ -382,20 +387,20 @@ sanitize: programs
 # plain Makefile. Unpack it and run make check, make record, make sanitize.
 
 DIST := $(B)/dist/book-gpu
-BUNDLED_TOOLS := tools/tcheck.c tools/gpuinfo.c tools/progcheck.sh tools/sanitize.sh
+BUNDLED_TOOLS := tools/evidence/tcheck.c tools/evidence/gpuinfo.c tools/evidence/progcheck.sh tools/evidence/sanitize.sh
 # Always written anew: the bundle names the book's commit, which a record
 # there stamps into every transcript, and that changes with no file here.
 dist: $(DIST).tar.gz
-$(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/bundle.mk tools/compile.mk \
+$(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/evidence/bundle.mk tools/compile.mk \
                 $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*/*.txt) FORCE
 	$(call say,DIST,$@)
 	$(Q)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
 	cp $(addprefix $(B)/src/,$(ROOTS)) $(DIST)/src/ && \
 	cp $(BUNDLED_TOOLS) $(DIST)/tools/ && \
-	cp tools/bundle.mk $(DIST)/Makefile && cp tools/compile.mk $(DIST)/ && \
+	cp tools/evidence/bundle.mk $(DIST)/Makefile && cp tools/compile.mk $(DIST)/ && \
 	cp -R evidence $(DIST)/ && \
 	{ echo 'PROGRAMS := $(PROGRAMS)'; \
-	  echo "COMMIT := $$(EVIDENCE=evidence sh tools/progcheck.sh commit)"; \
+	  echo "COMMIT := $$(EVIDENCE=evidence sh tools/evidence/progcheck.sh commit)"; \
 	} > $(DIST)/programs.mk && \
 	tar -C $(B)/dist -czf $@.tmp book-gpu && mv -f $@.tmp $@
 

@@ -10,8 +10,8 @@ B=${B:-build}
 read -r -a programs <<<"${PROGRAMS:-}"
 export TOOLS=$B/tools BIN=$B/bin EVIDENCE=evidence
 
-sh tools/progcheck.sh lint "${programs[@]}" || failed=1
-sh tools/progcheck.sh check "${programs[@]}" || failed=1
+sh tools/evidence/progcheck.sh lint "${programs[@]}" || failed=1
+sh tools/evidence/progcheck.sh check "${programs[@]}" || failed=1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 # expectation gone.
 fresh() { rm -rf "$tmp/ev" && cp -R evidence "$tmp/ev"; }
 corrupt() { # NAME WANT: lint $tmp/ev, which the caller has just broken
-    if EVIDENCE=$tmp/ev sh tools/progcheck.sh lint "${programs[@]}" >"$tmp/out" 2>&1; then
+    if EVIDENCE=$tmp/ev sh tools/evidence/progcheck.sh lint "${programs[@]}" >"$tmp/out" 2>&1; then
         fail "lint rejects $1" "lint passed"
     elif ! grep -qF -- "$2" "$tmp/out"; then
         fail "lint rejects $1" "no '$2' in: $(head -n 3 "$tmp/out" | tr '\n' ' ')"

@@ -13,8 +13,9 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 san=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
      -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
-for t in nwlint nwmark nwweave nwlinks nwindex evmd nwperma nwcatalog nwsearch evchart nwnotebook; do
-    if "${CC:-cc}" "${san[@]}" -o "$asan/$t" "tools/$t.c" tools/nwpipe.c 2>"$asan/$t.log"; then
+for src in tools/book/*.c; do
+    t=$(basename "$src" .c)
+    if "${CC:-cc}" "${san[@]}" -Itools/lib -o "$asan/$t" "$src" tools/lib/*.c 2>"$asan/$t.log"; then
         pass "build $t with ASan and UBSan"
     else
         fail "build $t with ASan and UBSan" "$(head -1 "$asan/$t.log")"
@@ -22,7 +23,7 @@ for t in nwlint nwmark nwweave nwlinks nwindex evmd nwperma nwcatalog nwsearch e
 done
 
 # Each broken chapter must fail with exactly the one line in NAME.msg, from
-# markup or from nwlint. A 10 MB line is made here rather than kept.
+# markup or from chapter-meta. A 10 MB line is made here rather than kept.
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 { printf '# Long\n\n'; head -c 10485760 /dev/zero | tr '\0' x; printf '\n\n<<u.cu>>=\nint main() { return 0; }\n@\n'; } >"$gen/long-line.nw"
@@ -30,7 +31,7 @@ echo "$gen/long-line.nw:3: a line of 10485760 bytes; the book takes lines of up 
 for nw in tests/bad/*.nw "$gen"/*.nw; do
     name=bad-input/$(basename "$nw" .nw)
     want=$(cat "${nw%.nw}.msg")
-    got=$( { "$MARKUP" "$nw" | "$asan/nwlint" >/dev/null; } 2>&1)
+    got=$( { "$MARKUP" "$nw" | "$asan/chapter-meta" >/dev/null; } 2>&1)
     rc=$?
     if [ "$rc" -eq 0 ]; then
         fail "$name" "accepted"
@@ -45,14 +46,14 @@ done
 metas=()
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
-    "$MARKUP" "$nw" | "$asan/nwlint" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
+    "$MARKUP" "$nw" | "$asan/chapter-meta" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
     metas+=("$gen/$ch.tsv")
 done
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
-    if "$MARKUP" "$nw" | "$asan/nwlint" >/dev/null 2>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/nwmark" >/dev/null 2>>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/nwweave" "$gen/refs" chapters/labels.tsv \
+    if "$MARKUP" "$nw" | "$asan/chapter-meta" >/dev/null 2>"$gen/err" &&
+       "$MARKUP" "$nw" | "$asan/snippet-marks" >/dev/null 2>>"$gen/err" &&
+       "$MARKUP" "$nw" | "$asan/chapter-md" "$gen/refs" chapters/labels.tsv \
            "${metas[@]}" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else
@@ -68,17 +69,17 @@ for nw in chapters/*.nw; do
 done
 if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     : >"$gen/err"
-    "$asan/nwcatalog" labels "$B/snippets.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/nwcatalog" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/nwperma" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
-    "$asan/nwsearch" "$B"/html/*.html >"$gen/index.js" 2>>"$gen/err"
+    "$asan/index-pages" labels "$B/snippets.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
+    "$asan/search-index" "$B"/html/*.html >"$gen/index.js" 2>>"$gen/err"
     rc=$?
     if [ "$rc" -ne 0 ]; then
-        fail "sanitized nwcatalog, nwperma, nwsearch on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"
+        fail "sanitized index-pages, heading-links, search-index on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"
     elif LC_ALL=C grep -q '[^ -~]\|<' "$gen/index.js"; then
-        fail "sanitized nwcatalog, nwperma, nwsearch on the book" "the search index holds a '<' or a byte outside printable ASCII"
+        fail "sanitized index-pages, heading-links, search-index on the book" "the search index holds a '<' or a byte outside printable ASCII"
     else
-        pass "sanitized nwcatalog, nwperma, nwsearch on the book"
+        pass "sanitized index-pages, heading-links, search-index on the book"
     fi
     for meta in "${metas[@]}"; do
         ch=$(basename "$meta" .tsv)
@@ -92,18 +93,18 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
             done
             args+=(--)
         done <"$meta"
-        if "$asan/nwnotebook" -t tools/tcheck.c "$gen/$ch.nwpipe" "$B/src" "${args[@]}" \
+        if "$asan/notebook-md" -t tools/evidence/tcheck.c "$gen/$ch.nwpipe" "$B/src" "${args[@]}" \
                >/dev/null 2>"$gen/err"; then
-            pass "sanitized nwnotebook on $ch"
+            pass "sanitized notebook-md on $ch"
         else
-            fail "sanitized nwnotebook on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
+            fail "sanitized notebook-md on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
         fi
     done
 else
-    skip "sanitized nwcatalog, nwperma, nwsearch, nwnotebook on the book" "the book is not built"
+    skip "sanitized index-pages, heading-links, search-index, notebook-md on the book" "the book is not built"
 fi
 
-# evchart, on every chart spec, against a transcript made from the
+# chart, on every chart spec, against a transcript made from the
 # program's expectation (every hole filled), and on specs that are wrong.
 for spec in evidence/*.chart; do
     [ -e "$spec" ] || continue
@@ -111,27 +112,27 @@ for spec in evidence/*.chart; do
     { printf 'program: %s\ngpu: A "quoted" <GPU> & co\ndate: today\n--- output ---\n' "$p"
       sed 's/{{gpu}}/Test GPU/g; s/{{device}}/1/g; s/{{ms}}/1.25/g; s/{{float}}/2.5/g; s/{{int}}/3/g' \
           "evidence/$p.expect"; } >"$gen/$p.txt"
-    if "$asan/evchart" gnuplot "$spec" "$gen/$p.txt" >"$gen/$p.gp" 2>"$gen/err" &&
-       "$asan/evchart" figure "$spec" "$gen/$p.txt" "charts/$p/x.svg" >/dev/null 2>>"$gen/err"; then
-        pass "sanitized evchart on $spec"
+    if "$asan/chart" gnuplot "$spec" "$gen/$p.txt" >"$gen/$p.gp" 2>"$gen/err" &&
+       "$asan/chart" figure "$spec" "$gen/$p.txt" "charts/$p/x.svg" >/dev/null 2>>"$gen/err"; then
+        pass "sanitized chart on $spec"
     else
-        fail "sanitized evchart on $spec" "$(head -3 "$gen/err" | tr '\n' ' ')"
+        fail "sanitized chart on $spec" "$(head -3 "$gen/err" | tr '\n' ' ')"
     fi
 done
 printf 'title  A "title" with \\ and <svg>\nbar 2 no such row\n' >"$gen/bad.chart"
 printf 'gpu: G\n--- output ---\nsome row 1 2\n' >"$gen/bad.txt"
-got=$("$asan/evchart" gnuplot "$gen/bad.chart" "$gen/bad.txt" 2>&1 >/dev/null)
+got=$("$asan/chart" gnuplot "$gen/bad.chart" "$gen/bad.txt" 2>&1 >/dev/null)
 if [ "$got" = "$gen/bad.chart:2: no output line of $gen/bad.txt begins with \"no such row\"" ]; then
-    pass "evchart names the spec line of a row the transcript lacks"
+    pass "chart names the spec line of a row the transcript lacks"
 else
-    fail "evchart names the spec line of a row the transcript lacks" "said '$got'"
+    fail "chart names the spec line of a row the transcript lacks" "said '$got'"
 fi
 printf 'title  A "title" with \\ and <svg>\nbar 2 some row\n' >"$gen/ok.chart"
-"$asan/evchart" gnuplot "$gen/ok.chart" "$gen/bad.txt" >"$gen/ok.gp" 2>"$gen/err"
+"$asan/chart" gnuplot "$gen/ok.chart" "$gen/bad.txt" >"$gen/ok.gp" 2>"$gen/err"
 if grep -q '^set label 1 "A \\"title\\" with \\\\ and <svg>" at ' "$gen/ok.gp" &&
    grep -qx '0 2 0 2' "$gen/ok.gp"; then
-    pass "evchart quotes text for gnuplot and draws only the recorded value"
+    pass "chart quotes text for gnuplot and draws only the recorded value"
 else
-    fail "evchart quotes text for gnuplot and draws only the recorded value" "$(grep -m1 'label 1' "$gen/ok.gp")"
+    fail "chart quotes text for gnuplot and draws only the recorded value" "$(grep -m1 'label 1' "$gen/ok.gp")"
 fi
 exit $failed

@@ -1,8 +1,8 @@
-/* libFuzzer target: noweb's pipeline reader (tools/nwpipe.c), on what
+/* libFuzzer target: noweb's pipeline reader (tools/lib/nwpipe.c), on what
  * markup writes. Every chunk read is also named, classified and anchored,
  * as the tools do with it. */
 #define _POSIX_C_SOURCE 200809L
-#include "../../tools/nwpipe.h"
+#include "../../tools/lib/nwpipe.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * transcript; each goes through the same commands make check uses. */
 #define _POSIX_C_SOURCE 200809L
 #define main tcheck_main
-#include "../../tools/tcheck.c"
+#include "../../tools/evidence/tcheck.c"
 #undef main
 
 #include <stdint.h>

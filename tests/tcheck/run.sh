@@ -1,7 +1,7 @@
 #!/bin/sh
-# The transcript check's tests: tools/tcheck.c built with AddressSanitizer
+# The transcript check's tests: tools/evidence/tcheck.c built with AddressSanitizer
 # and UndefinedBehaviorSanitizer, driven directly and through
-# tools/progcheck.sh and tools/bundle.mk.
+# tools/evidence/progcheck.sh and tools/evidence/bundle.mk.
 #
 # usage: sh tests/tcheck/run.sh
 #
@@ -29,12 +29,12 @@ CC=${CC:-cc}
 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer"
 # shellcheck disable=SC2086 # SANITIZE is a list of flags
 if ! $CC -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 $SANITIZE \
-    -o "$work/tools/tcheck" "$root/tools/tcheck.c"; then
-    echo "FAIL build: tools/tcheck.c does not build with $CC and the sanitizers"
+    -o "$work/tools/tcheck" "$root/tools/evidence/tcheck.c"; then
+    echo "FAIL build: tools/evidence/tcheck.c does not build with $CC and the sanitizers"
     exit 1
 fi
 TC=$work/tools/tcheck
-PC="$root/tools/progcheck.sh"
+PC="$root/tools/evidence/progcheck.sh"
 
 npass=0
 nfail=0
@@ -819,9 +819,9 @@ unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT PC_PIDFILE
 if command -v make >/dev/null 2>&1; then
     bd=$work/bundle
     mkdir -p "$bd/src" "$bd/tools" "$bd/evidence/demo"
-    cp "$root/tools/bundle.mk" "$bd/Makefile"
+    cp "$root/tools/evidence/bundle.mk" "$bd/Makefile"
     cp "$root/tools/compile.mk" "$bd/compile.mk"
-    cp "$root/tools/tcheck.c" "$root/tools/gpuinfo.c" "$root/tools/progcheck.sh" "$bd/tools/"
+    cp "$root/tools/evidence/tcheck.c" "$root/tools/evidence/gpuinfo.c" "$root/tools/evidence/progcheck.sh" "$bd/tools/"
     printf 'PROGRAMS := demo skipper\nCOMMIT := 0123abc\n' >"$bd/programs.mk"
     printf '#!/bin/sh\ncat <<"END"\n%s\nEND\n' "$(cat "$fixtures/demo.out")" >"$bd/src/demo.cu"
     printf '#!/bin/sh\necho "GPU: Fixture GPU X1"\necho "needs 16 GiB of device memory" >&2\nexit 77\n' >"$bd/src/skipper.cu"

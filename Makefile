@@ -23,10 +23,18 @@ CHAPTERS := day32-scan device-scan day37-spmv day93-managed
 
 include tools/compile.mk
 
-SHELL := /bin/bash
+B := build
+
+# Every recipe runs in bash under the build tree's lock (tools/build-lock),
+# so that two makes in one tree take turns; the lock is a file outside it.
+SHELL := tools/build-lock
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
-.SECONDARY:
+# What pattern rules make in build/ is kept (a chart's script, a notebook's
+# Markdown), not deleted as intermediate; a stamp that goes missing is remade.
+.PRECIOUS: $(B)/tools/% $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
+           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/charts/%.gp $(B)/charts/%.md \
+           $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe $(B)/deps/%.mk
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .SECONDEXPANSION:
@@ -71,9 +79,33 @@ endif
 ifneq ($(UNLISTED),)
 $(error chapters/$(firstword $(UNLISTED)).nw is not in CHAPTERS; add it to the list in the Makefile where it belongs in the book)
 endif
+# $(call twice,LIST): the first word that LIST holds more than once.
+twice = $(if $(1),$(if $(filter $(firstword $(1)),$(wordlist 2,$(words $(1)),$(1))),$(firstword $(1)),$(call twice,$(wordlist 2,$(words $(1)),$(1)))))
+ifneq ($(call twice,$(CHAPTERS)),)
+$(error $(call twice,$(CHAPTERS)) is listed twice in CHAPTERS; a chapter has one place in the book)
+endif
+# Every snippet label the book has published, and what replaced a retired one.
+REGISTRY := chapters/labels.tsv
+ifeq ($(wildcard $(REGISTRY)),)
+$(error $(REGISTRY) is missing: it lists the labels the book has published; restore it (git checkout $(REGISTRY)), or start an empty one for a new book)
+endif
 
-B := build
+export BOOK_LOCK := $(or $(TMPDIR),/tmp)/book$(subst /,_,$(abspath $(B))).lock
 
+# build/chapters.list: the book's chapters, rewritten (by make itself, with
+# no command) only when CHAPTERS changes, so that the pages that list the
+# chapters follow the list, and a chapter taken out of it loses its outputs.
+LIST := $(B)/chapters.list
+ifneq ($(file <$(LIST)),$(CHAPTERS))
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(B))
+$(file >$(LIST),$(CHAPTERS))
+endif
+endif
+
+# Begins a recipe that writes $@.tmp and renames it: a failure or an
+# interrupt leaves no .tmp behind.
+TRAP = trap 'rm -f $@.tmp' EXIT;
 # $(call update,FILE): move FILE.tmp to FILE only where the text changed,
 # so that what depends on FILE is not remade for nothing.
 update = { cmp -s $(1).tmp $(1) && rm -f $(1).tmp || mv -f $(1).tmp $(1); }
@@ -86,15 +118,18 @@ LIB_HDR := $(wildcard tools/lib/*.h)
 
 META := $(CHAPTERS:%=$(B)/meta/%.tsv)
 LINES := $(CHAPTERS:%=$(B)/meta/%.lines)
-# Every snippet label the book has published, and what replaced a retired one.
-REGISTRY := chapters/labels.tsv
-STAMPS := $(CHAPTERS:%=$(B)/stamp/%.tangled)
 PAGES := $(CHAPTERS:%=$(B)/html/%.html)
 PIPES := $(CHAPTERS:%=$(B)/meta/%.nwpipe)
 NOTEBOOKS := $(CHAPTERS:%=$(B)/notebooks/%.ipynb)
 
 # Which files and programs each chapter tangles, read from its meta file.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# A chapter new to the book starts with an empty one, which make then
+# remakes, so that it does not first say the file is missing.
+$(if $(filter-out $(wildcard $(CHAPTERS:%=$(B)/deps/%.mk)),$(CHAPTERS:%=$(B)/deps/%.mk)),\
+  $(shell mkdir -p $(B)/deps)\
+  $(foreach f,$(filter-out $(wildcard $(CHAPTERS:%=$(B)/deps/%.mk)),$(CHAPTERS:%=$(B)/deps/%.mk)),\
+    $(file >$(f),)))
 include $(CHAPTERS:%=$(B)/deps/%.mk)
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
@@ -112,7 +147,7 @@ chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
 .PHONY: all tangle programs html notebooks check clean no-nvcc cite
 all: tangle html $(if $(HAVE_NVCC),programs,no-nvcc)
 
-tangle: $(STAMPS) $(B)/snippets.tsv
+tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(PROGRAMS:%=$(B)/bin/%)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
@@ -127,7 +162,7 @@ no-nvcc:
 
 $(B)/tools/%: tools/book/%.c $(LIB_SRC) $(LIB_HDR) | $(B)/tools
 	$(call say,CC,$@)
-	$(Q)$(CC) $(TOOL_CFLAGS) -Itools/lib -o $@.tmp $< $(LIB_SRC) && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib -o $@.tmp $< $(LIB_SRC) && mv -f $@.tmp $@
 
 $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb
@@ -139,52 +174,37 @@ $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
 # --- Tangle ----------------------------------------------------------------
-# noweb's markup reads a chapter once, into its pipeline (build/meta/NAME.
-# nwpipe); every later stage reads that stream. chapter-meta checks it and
-# lists the chapter's title, roots and labels. Every root is tangled from it
-# twice into temporary files, by noweb's own back end nt: plainly with
-# snippet markers (snippet-marks), and with #line directives so that nvcc
-# reports errors at chapters/NAME.nw. Only when all of that succeeded do the
-# pipeline and the files go in place (cpif keeps a file's timestamp when its
-# text did not change, so a prose edit compiles nothing).
+# tools/book/tangle.sh reads the chapters that changed (noweb's markup, once
+# each, into build/meta/NAME.nwpipe, which every later stage reads), checks
+# them and the book as a whole, and tangles their files into build/src
+# (plain, with snippet markers, to read) and build/lsrc (#line, to compile):
+# one transaction, so that a mistake leaves build/ as it was. Its opening
+# comment says more. Anything but a chapter or the registry changing (a tool,
+# the list of chapters) reads every chapter again.
 
-$(B)/stamp/%.tangled: chapters/%.nw $(chapter-meta) $(snippet-marks) | $(NOTANGLE_BIN) \
-                      $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc
-	$(call say,TANGLE,$<)
-	$(Q)pipe=$(B)/meta/$*.nwpipe.tmp; tmps="$$pipe $(B)/meta/$*.tsv.tmp"; \
-	trap 'rm -f $$tmps' EXIT; \
-	$(MARKUP) $< > $$pipe; \
-	$(chapter-meta) < $$pipe > $(B)/meta/$*.tsv.tmp; \
-	roots=$$(awk -F'\t' '$$1 == "root" { print $$2 }' $(B)/meta/$*.tsv.tmp); \
-	for r in $$roots; do \
-	  tmps="$$tmps $(B)/src/$$r.tmp $(B)/lsrc/$$r.tmp"; \
-	  $(snippet-marks) < $$pipe | $(NT) -R"$$r" > $(B)/src/$$r.tmp; \
-	  $(NT) -t -L -R"$$r" < $$pipe > $(B)/lsrc/$$r.tmp; \
-	done; \
-	for r in $$roots; do \
-	  cpif $(B)/src/$$r < $(B)/src/$$r.tmp; \
-	  cpif $(B)/lsrc/$$r < $(B)/lsrc/$$r.tmp; \
-	done; \
-	cut -f1,2 $(B)/meta/$*.tsv.tmp > $(B)/meta/$*.tsv.new; \
-	tmps="$$tmps $(B)/meta/$*.tsv.new"; \
-	cmp -s $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv || \
-	  mv -f $(B)/meta/$*.tsv.new $(B)/meta/$*.tsv; \
-	mv -f $(B)/meta/$*.tsv.tmp $(B)/meta/$*.lines; \
-	mv -f $$pipe $(B)/meta/$*.nwpipe; \
-	touch $@
+tangled-again = $(if $(filter-out chapters/%.nw $(REGISTRY),$(1)),$(CHAPTERS),\
+                  $(patsubst chapters/%.nw,%,$(filter chapters/%.nw,$(1))))
+$(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST) tools/book/tangle.sh \
+                    $(chapter-meta) $(snippet-marks) $(nav) | $(NOTANGLE_BIN) $(B)/stamp
+	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
+	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))
+	$(Q)MARKUP=$(MARKUP) NT=$(NT) CHAPTER_META=$(chapter-meta) \
+	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(nav) \
+	  tools/book/tangle.sh $(B) $(REGISTRY) $(CHAPTERS) -- $(call tangled-again,$?)
+	$(Q)touch $@
 
 # build/meta/NAME.tsv changes only when the chapter's title, roots or labels
 # do; NAME.lines adds the line of each, for messages, and NAME.nwpipe is the
 # chapter's pipeline; both follow every edit.
-$(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe: $(B)/stamp/%.tangled ;
+$(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe: $(B)/stamp/tangled ;
 
 # The roots of a chapter, as make variables and rules.
 $(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
-	$(Q)awk -F'\t' -v ch=$* -v b=$(B) ' \
+	$(Q)$(TRAP)awk -F'\t' -v ch=$* -v b=$(B) ' \
 	  $$1 == "root" { roots = roots " " $$2; \
 	    if ($$2 ~ /\.cu$$/) { p = $$2; sub(/\.cu$$/, "", p); progs = progs " " p; \
 	      print b "/bin/" p ": " b "/src/" $$2 } \
-	    print b "/src/" $$2 " " b "/lsrc/" $$2 ": " b "/stamp/" ch ".tangled ;" } \
+	    print b "/src/" $$2 " " b "/lsrc/" $$2 ": " b "/stamp/tangled ;" } \
 	  END { print "ROOTS." ch " :=" roots; print "PROGS." ch " :=" progs }' \
 	  $< > $@.tmp && mv -f $@.tmp $@
 
@@ -192,12 +212,11 @@ $(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
 # found it, or be retired with a replacement.
 # The table changes only when a label or its lines do; a prose edit, which
 # moves every line of its chapter, remakes nothing that depends on it.
-$(B)/stamp/snippets: $(LINES) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) \
-                     $(nav) | $(B)/stamp
+$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(nav) | $(B)/stamp
 	$(call say,INDEX,$(B)/snippets.tsv)
-	$(Q)$(nav) registry $(REGISTRY) $(LINES)
-	$(Q)$(nav) snippets $(B)/src $(LINES) > $(B)/snippets.tsv.tmp
-	$(Q)$(call update,$(B)/snippets.tsv) && touch $@
+	$(Q)trap 'rm -f $(B)/snippets.tsv.tmp' EXIT; \
+	$(nav) snippets $(B)/src $(LINES) > $(B)/snippets.tsv.tmp; \
+	$(call update,$(B)/snippets.tsv) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
 
 # make cite LABEL=blelloch-sweeps: where a label lives.
@@ -216,18 +235,33 @@ cite: $(B)/snippets.tsv
 # prose edits: so a prose edit compiles nothing, and every compile reports
 # errors at the chapter's current lines.
 
-$(B)/bin/%: | $(B)/bin
+# nvcc also lists the files the program included (-MMD); build/deps/PROG.d
+# keeps the book's own headers among them, as their build/src copies, so that
+# a program is compiled again when a header it includes changes (and, as for
+# the program itself, not when only the prose around it does).
+
+$(B)/bin/%: | $(B)/bin $(B)/deps
 	$(call say,NVCC,$*)
-	$(Q)$(call compile-cmd,$*,$@.tmp,$(B)/lsrc/$*.cu) && mv -f $@.tmp $@
+	$(Q)trap 'rm -f $@.tmp $(B)/deps/$*.d.tmp' EXIT; \
+	$(call compile-cmd,$*,$@.tmp,$(B)/lsrc/$*.cu) -MMD -MF $(B)/deps/$*.d.tmp; \
+	tr -s ' \\' '\n' < $(B)/deps/$*.d.tmp | awk -v b=$(B) -v p=$* ' \
+	  index($$0, b "/lsrc/") == 1 && $$0 != b "/lsrc/" p ".cu" { \
+	    sub("^" b "/lsrc/", b "/src/"); \
+	    if (!seen[$$0]++) { print b "/bin/" p ": " $$0; print $$0 ":" } }' \
+	  > $(B)/deps/$*.d; \
+	mv -f $@.tmp $@
+
+-include $(PROGRAMS:%=$(B)/deps/%.d)
 
 # --- Weave -----------------------------------------------------------------
 
 # Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
 # book (META) and keeps anchors for labels the registry marks retired.
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(REGISTRY) | $(B)/md
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
-	$(Q)$(chapter-md) $(B)/md/$*.refs.tmp $(REGISTRY) $(META) < $< > $@.tmp
-	$(Q)mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && mv -f $@.tmp $@
+	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp' EXIT; \
+	$(chapter-md) $(B)/md/$*.refs.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
+	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && mv -f $@.tmp $@
 
 $(B)/md/%.refs: $(B)/md/%.md ;
 
@@ -236,24 +270,24 @@ $(B)/md/%.refs: $(B)/md/%.md ;
 $(B)/md/%.run.md: $(B)/deps/%.mk $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p/*.txt)) \
                   $$(call chart-md,$$(PROGS.$$*)) | $(B)/md
-	$(Q)$(run-md) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
+	$(Q)$(TRAP)$(run-md) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(wildcard evidence/$(p)/*.txt) --) > $@.tmp && mv -f $@.tmp $@
 
 # A chart of the values a transcript recorded, drawn at build time: evchart
 # finds them as evidence/PROG.chart says and writes a gnuplot script and the
 # figure's Markdown; gnuplot draws the SVG.
 $(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< > $@.tmp \
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< > $@.tmp \
 	  && mv -f $@.tmp $@
 $(B)/charts/%.md: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< charts/$*.svg \
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< charts/$*.svg \
 	  > $@.tmp && mv -f $@.tmp $@
 $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 	$(call say,CHART,$@)
-	$(Q)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/%.nav.yaml: $(META) $(nav) | $(B)/snippets.tsv $(B)/md
-	$(Q)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
+$(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md
+	$(Q)$(TRAP)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
 
 PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
@@ -264,48 +298,49 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \
                   $(B)/md/%.refs $(chunk-links) $(heading-links) styles/page.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
-	$(Q)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
+	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
 	  $(B)/md/$*.md $(B)/md/$*.run.md \
 	  | $(chunk-links) $(B)/md/$*.refs | $(heading-links) > $@.tmp && mv -f $@.tmp $@
 
 # The front page: the book's front matter, then its chapters.
-$(B)/md/index.md: chapters/front.md $(META) $(nav) | $(B)/md
-	$(Q){ cat $<; $(nav) index $(META); } > $@.tmp && mv -f $@.tmp $@
+$(B)/md/index.md: chapters/front.md $(META) $(LIST) $(nav) | $(B)/md
+	$(Q)$(TRAP){ cat $<; $(nav) index $(META); } > $@.tmp && mv -f $@.tmp $@
 
 # The pages that are not chapters: the front page and the two indexes.
-$(B)/md/book.nav.yaml: $(META) $(nav) | $(B)/md
-	$(Q)$(nav) nav - $(META) > $@.tmp && mv -f $@.tmp $@
+$(B)/md/book.nav.yaml: $(META) $(LIST) $(nav) | $(B)/md
+	$(Q)$(TRAP)$(nav) nav - $(META) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/labels.md: $(B)/snippets.tsv $(META) $(addprefix $(B)/src/,$(ROOTS)) \
+$(B)/md/labels.md: $(B)/snippets.tsv $(META) $(LIST) $(addprefix $(B)/src/,$(ROOTS)) \
                    $(index-pages) | $(B)/md
-	$(Q)$(index-pages) labels $< $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(index-pages) labels $< $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
 
 # Read from the chapters' pipelines, which follow every prose edit; the page
 # is remade only when the chunks themselves changed.
-$(B)/stamp/chunks: $(META) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
-	$(Q)$(index-pages) chunks $(META) > $(B)/md/chunks.md.tmp
-	$(Q)$(call update,$(B)/md/chunks.md) && touch $@
+$(B)/stamp/chunks: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
+	$(Q)trap 'rm -f $(B)/md/chunks.md.tmp' EXIT; \
+	$(index-pages) chunks $(META) > $(B)/md/chunks.md.tmp; \
+	$(call update,$(B)/md/chunks.md) && touch $@
 $(B)/md/chunks.md: $(B)/stamp/chunks ;
 
 $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: \
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
-	$(Q)$(PANDOC) $(PANDOC_FLAGS) --metadata-file=$(B)/md/book.nav.yaml $< \
+	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --metadata-file=$(B)/md/book.nav.yaml $< \
 	  | $(heading-links) > $@.tmp && mv -f $@.tmp $@
 
 # Search: lunr, our script, and the index of every page, as a script so
 # that it loads from file:// too.
-$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(search-index)
+$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(LIST) $(search-index)
 	$(call say,INDEX,$@)
-	$(Q)$(search-index) $(B)/html/index.html $(PAGES) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(search-index) $(B)/html/index.html $(PAGES) > $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/search.js: styles/search.js | $(B)/html
-	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
-	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 # --- Notebooks -------------------------------------------------------------
 # A chapter as a notebook for a free T4 GPU: the prose, the tangled files,
@@ -317,25 +352,25 @@ $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/deps/%.mk $(notebook-md) tools/compile.
                  $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt)) \
                  | $(B)/md
-	$(Q)$(notebook-md) $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
+	$(Q)$(TRAP)$(notebook-md) $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) --) \
 	  > $@.tmp && mv -f $@.tmp $@
 
 $(B)/notebooks/%.ipynb: $(B)/md/%.nb.md | $(PANDOC_BIN) $(B)/notebooks
 	$(call say,IPYNB,$@)
-	$(Q)$(PANDOC) --from markdown --to ipynb --preserve-tabs $< \
+	$(Q)$(TRAP)$(PANDOC) --from markdown --to ipynb --preserve-tabs $< \
 	  | awk '/^   "id": "[-0-9a-f]*"/ { sub(/"id": "[-0-9a-f]*"/, "\"id\": \"cell-" ++n "\"") } 1' \
 	  > $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/notebooks/%.ipynb: $(B)/notebooks/%.ipynb | $(B)/html/notebooks
-	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/book.css: styles/book.css | $(B)/html
-	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/src/%: $(B)/src/% | $(B)/html/src
-	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 # --- Evidence --------------------------------------------------------------
 # tcheck holds a program's output to its expectation and transcripts;
@@ -355,10 +390,10 @@ PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence NVCC='$(NVCC)' \
 
 $(TCHECK): tools/evidence/tcheck.c | $(B)/tools
 	$(call say,CC,$@)
-	$(Q)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< && mv -f $@.tmp $@
 $(GPUINFO): tools/evidence/gpuinfo.c | $(B)/tools
 	$(call say,NVCC,$@)
-	$(Q)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
 
 .PHONY: record accept compare verify sanitize dist FORCE
 FORCE:
@@ -394,7 +429,7 @@ dist: $(DIST).tar.gz
 $(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/evidence/bundle.mk tools/compile.mk \
                 $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*/*.txt) FORCE
 	$(call say,DIST,$@)
-	$(Q)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
+	$(Q)$(TRAP)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
 	cp $(addprefix $(B)/src/,$(ROOTS)) $(DIST)/src/ && \
 	cp $(BUNDLED_TOOLS) $(DIST)/tools/ && \
 	cp tools/evidence/bundle.mk $(DIST)/Makefile && cp tools/compile.mk $(DIST)/ && \

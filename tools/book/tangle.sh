@@ -1,0 +1,121 @@
+#!/bin/bash
+# tangle.sh: read the book's changed chapters and tangle their files, as one
+# transaction: either every chapter is fine and the whole book agrees, and
+# then everything goes in place at once, or nothing in build/ changes.
+#
+# usage: tangle.sh BUILD REGISTRY CHAPTER... [-- CHANGED...]
+#
+# CHAPTER... is the book (CHAPTERS, in order); CHANGED... the chapters to
+# read again (all of them where none is given). A chapter whose pipeline is
+# missing is read too. For each chapter read, noweb's markup writes its
+# pipeline once, and chapter-meta checks it and describes it (title, roots,
+# labels, with lines). Then the book is checked as a whole, on the new
+# descriptions and the current ones of the other chapters (a label or a file
+# root in two chapters, the published labels), and every root of a chapter
+# read is tangled from its pipeline by noweb's nt: plainly with snippet
+# markers into BUILD/src, and with #line directives into BUILD/lsrc. Only
+# then do the files move in place: cpif keeps a file's timestamp when its
+# text did not change (so a prose edit compiles nothing), and the chapter's
+# title, roots and labels (BUILD/meta/NAME.tsv) change only when they do.
+#
+# What the book no longer has goes: the files of a root a chapter stopped
+# tangling, and every output of a chapter no longer in the book.
+#
+# Environment: MARKUP, NT (noweb's), CHAPTER_META, SNIPPET_MARKS and
+# SNIPPETS (the book's tools).
+set -euo pipefail
+
+b=$1 registry=$2
+shift 2
+book=() changed=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    book+=("$1")
+    shift
+done
+if [ $# -gt 0 ]; then
+    shift
+    changed=("$@")
+else
+    changed=("${book[@]}")
+fi
+
+work=$(mktemp -d "$b/.tangle.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM HUP
+mkdir -p "$work/src" "$work/lsrc"
+
+in_list() { # WORD LIST...
+    local w=$1
+    shift
+    local x
+    for x in "$@"; do
+        [ "$x" = "$w" ] && return 0
+    done
+    return 1
+}
+roots_of() { # DESCRIPTION: the file roots it lists
+    awk -F'\t' '$1 == "root" { print $2 }' "$1"
+}
+
+# 1. Read every changed chapter, and every chapter not read before.
+read=()
+for c in "${book[@]}"; do
+    if in_list "$c" "${changed[@]}" || [ ! -e "$b/meta/$c.nwpipe" ] ||
+       [ ! -e "$b/meta/$c.lines" ]; then
+        "$MARKUP" "chapters/$c.nw" >"$work/$c.nwpipe"
+        "$CHAPTER_META" <"$work/$c.nwpipe" >"$work/$c.lines"
+        read+=("$c")
+    fi
+done
+
+# 2. The book as a whole, as it will be.
+lines=()
+for c in "${book[@]}"; do
+    if in_list "$c" "${read[@]}"; then
+        lines+=("$work/$c.lines")
+    else
+        lines+=("$b/meta/$c.lines")
+    fi
+done
+"$SNIPPETS" registry "$registry" "${lines[@]}"
+
+# 3. Tangle every root of the chapters read.
+for c in "${read[@]}"; do
+    for r in $(roots_of "$work/$c.lines"); do
+        "$SNIPPET_MARKS" <"$work/$c.nwpipe" | "$NT" -R"$r" >"$work/src/$r"
+        "$NT" -t -L -R"$r" <"$work/$c.nwpipe" >"$work/lsrc/$r"
+    done
+done
+
+# 4. Everything is fine: put it in place, and drop what the book lost.
+mkdir -p "$b/meta" "$b/src" "$b/lsrc"
+drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
+    local r=$1
+    rm -f "$b/src/$r" "$b/lsrc/$r" "$b/html/src/$r" "$b/deps/${r%.*}.d"
+    case $r in *.cu) rm -f "$b/bin/${r%.cu}" ;; esac
+}
+for c in "${read[@]}"; do
+    if [ -e "$b/meta/$c.lines" ]; then
+        for r in $(roots_of "$b/meta/$c.lines"); do
+            grep -qxF "$r" <(roots_of "$work/$c.lines") || drop_root "$r"
+        done
+    fi
+    for r in $(roots_of "$work/$c.lines"); do
+        cpif "$b/src/$r" <"$work/src/$r"
+        cpif "$b/lsrc/$r" <"$work/lsrc/$r"
+    done
+    cut -f1,2 "$work/$c.lines" >"$work/$c.tsv"
+    cmp -s "$work/$c.tsv" "$b/meta/$c.tsv" || mv -f "$work/$c.tsv" "$b/meta/$c.tsv"
+    mv -f "$work/$c.lines" "$b/meta/$c.lines"
+    mv -f "$work/$c.nwpipe" "$b/meta/$c.nwpipe"
+done
+for m in "$b"/meta/*.lines; do
+    [ -e "$m" ] || continue
+    c=$(basename "$m" .lines)
+    in_list "$c" "${book[@]}" && continue
+    for r in $(roots_of "$m"); do
+        drop_root "$r"
+    done
+    rm -f "$b/meta/$c".* "$b/md/$c".* "$b/deps/$c.mk" "$b/html/$c.html" \
+          "$b/notebooks/$c.ipynb" "$b/html/notebooks/$c.ipynb" "$b/stamp/$c".*
+done

@@ -1,0 +1,159 @@
+#!/bin/bash
+# The build as an author meets it: mistakes in the book's list and files,
+# chapters added and removed, headers, two makes at once, an interrupted
+# make, and two clean builds that must agree. Each case runs the real make
+# on a scratch copy of the book; bad input must give its one line, a
+# non-zero exit and build/ as it was, and undoing the mistake must give a
+# build/ byte-identical to a clean build (build/bin aside: nvcc embeds
+# temporary names in binaries, so they differ between any two builds).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit
+. tests/lib.sh
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+book=$tmp/book
+scratch_book "$book"
+mk() { make -s -C "$book" "$@"; }
+# Every file of build/ with its checksum; not the binaries (see above).
+snapshot() { (cd "$book/build" && find . -type f ! -path './bin/*' ! -path './asan/*' -exec md5sum {} + | sort); }
+
+# expect_bad NAME WANT MAKE-ARGS...: make fails, says WANT (a line, or the
+# message of make's own "Makefile:N: *** WANT.  Stop."), and leaves build/
+# as it was.
+expect_bad() {
+    local name=$1 want=$2
+    shift 2
+    local before
+    before=$(snapshot)
+    if mk "$@" >"$tmp/out" 2>"$tmp/err"; then
+        fail "$name" "make succeeded"
+    elif ! grep -qxF -- "$want" "$tmp/err" &&
+         ! grep -qx -- "Makefile:[0-9]*: \*\*\* $(printf '%s' "$want" | sed 's/[][\\.*^$]/\\&/g').  Stop." "$tmp/err"; then
+        fail "$name" "stderr is '$(head -3 "$tmp/err" | tr '\n' ' ')', want '$want'"
+    elif [ "$(snapshot)" != "$before" ]; then
+        fail "$name" "build/ changed: $(diff <(echo "$before") <(snapshot) | head -3 | tr '\n' ' ')"
+    else
+        pass "$name"
+    fi
+}
+
+if ! mk -j2 >"$tmp/log" 2>&1; then
+    fail "build the scratch book" "$(tail -3 "$tmp/log" | tr '\n' ' ')"
+    exit 1
+fi
+clean=$(snapshot)
+all=$(sed -n 's/^CHAPTERS := //p' "$book/Makefile")
+
+# A chapter listed twice, and a missing label registry: one line at once.
+expect_bad "a chapter listed twice in CHAPTERS" \
+    "day32-scan is listed twice in CHAPTERS; a chapter has one place in the book" \
+    CHAPTERS="$all day32-scan"
+mv "$book/chapters/labels.tsv" "$tmp/labels.tsv"
+expect_bad "a missing label registry" \
+    "chapters/labels.tsv is missing: it lists the labels the book has published; restore it (git checkout chapters/labels.tsv), or start an empty one for a new book" \
+    tangle
+mv "$tmp/labels.tsv" "$book/chapters/labels.tsv"
+
+# A chapter added and removed again: the pages follow CHAPTERS, and what
+# the chapter made goes with it.
+cat >"$book/chapters/zz.nw" <<'EOF'
+# An extra chapter
+
+A header of its own, included by its program.
+
+<<zz_util.cuh>>=
+constexpr int kAnswer = 42;
+@
+
+<<zz.cu>>=
+#include "zz_util.cuh"
+int main() { return kAnswer == 42 ? 0 : 1; }
+@
+EOF
+if mk CHAPTERS="$all zz" >"$tmp/out" 2>&1 && [ -f "$book/build/html/zz.html" ] &&
+   grep -q 'href="zz.html"' "$book/build/html/index.html"; then
+    if grep -q 'No such file' "$tmp/out"; then
+        fail "a new chapter builds quietly" "$(grep -m1 'No such file' "$tmp/out")"
+    else
+        pass "a new chapter builds quietly"
+    fi
+else
+    fail "a new chapter builds quietly" "$(head -3 "$tmp/out" | tr '\n' ' ')"
+fi
+if [ -n "$(command -v "${NVCC:-nvcc}")" ]; then
+    # A header edit compiles its program again; a prose edit compiles nothing.
+    compiled() { [ -n "$(find "$book/build/bin" -newer "$tmp/mark" -print -quit)" ]; }
+    touch "$tmp/mark"
+    sleep 1
+    sed -i 's/kAnswer = 42/kAnswer = 40 + 2/' "$book/chapters/zz.nw"
+    mk CHAPTERS="$all zz" >"$tmp/out" 2>&1
+    if [ "$book/build/bin/zz" -nt "$tmp/mark" ]; then
+        pass "a header edit compiles its program again"
+    else
+        fail "a header edit compiles its program again" "build/bin/zz was not compiled"
+    fi
+    touch "$tmp/mark"
+    sleep 1
+    sed -i 's/A header of its own/A header, its own/' "$book/chapters/zz.nw"
+    mk CHAPTERS="$all zz" >"$tmp/out" 2>&1
+    if compiled; then
+        fail "a prose edit compiles nothing" "$(find "$book/build/bin" -newer "$tmp/mark" | head -1) was compiled"
+    else
+        pass "a prose edit compiles nothing"
+    fi
+else
+    skip "a header edit compiles its program again" "no nvcc"
+fi
+rm -f "$book/chapters/zz.nw"
+mk >"$tmp/out" 2>&1
+if [ "$(snapshot)" = "$clean" ]; then
+    pass "a removed chapter leaves the book as a clean build has it"
+else
+    fail "a removed chapter leaves the book as a clean build has it" \
+        "$(diff <(echo "$clean") <(snapshot) | head -4 | tr '\n' ' ')"
+fi
+
+# A stamp lost to an interrupt is made again.
+rm -f "$book/build/stamp/snippets" "$book/build/stamp/tangled"
+mk >"$tmp/out" 2>&1
+if [ -f "$book/build/stamp/snippets" ] && [ -f "$book/build/stamp/tangled" ] &&
+   [ "$(snapshot)" = "$clean" ]; then
+    pass "a missing stamp is made again"
+else
+    fail "a missing stamp is made again" "$(ls "$book/build/stamp" | tr '\n' ' ')"
+fi
+
+# Two makes at once in one tree: both succeed, and the tree is whole.
+for i in 1 2 3; do
+    touch "$book/chapters/day32-scan.nw"
+    mk -j4 >"$tmp/a" 2>&1 &
+    a=$!
+    mk -j4 >"$tmp/b" 2>&1
+    rb=$?
+    wait "$a"
+    ra=$?
+    if [ "$ra" -ne 0 ] || [ "$rb" -ne 0 ]; then
+        fail "two makes at once (try $i)" "$(cat "$tmp/a" "$tmp/b" | grep -v '^  ' | head -3 | tr '\n' ' ')"
+        break
+    elif [ "$(snapshot)" != "$clean" ]; then
+        fail "two makes at once (try $i)" "$(diff <(echo "$clean") <(snapshot) | head -4 | tr '\n' ' ')"
+        break
+    elif [ "$i" -eq 3 ]; then
+        pass "two makes at once succeed and agree (3 tries)"
+    fi
+done
+
+# Two clean builds with -j16 are byte-identical outside build/bin.
+rm -rf "$book/build"
+mk -j16 >/dev/null 2>&1
+first=$(snapshot)
+rm -rf "$book/build"
+mk -j16 >/dev/null 2>&1
+if [ -n "$first" ] && [ "$(snapshot)" = "$first" ] && [ "$first" = "$clean" ]; then
+    pass "two clean make -j16 are byte-identical outside build/bin"
+else
+    fail "two clean make -j16 are byte-identical outside build/bin" \
+        "$(diff <(echo "$first") <(snapshot) | head -4 | tr '\n' ' ')"
+fi
+exit "$failed"

@@ -1,6 +1,6 @@
-/* nwlint: check one chapter's noweb pipeline and describe it.
+/* chapter-meta: check one chapter's noweb pipeline and describe it.
  *
- * Usage: markup chapters/x.nw | nwlint
+ * Usage: markup chapters/x.nw | chapter-meta
  *
  * Fails, with one line per problem in the form file:line: message, on what
  * notangle lets through or gets wrong silently: a reference to an undefined
@@ -10,7 +10,7 @@
  * itself, a name that is neither a label nor a phrase, a chapter with no
  * title or no code, a malformed chunk header, a line over 64 KiB, and text
  * that is not UTF-8. Where markup itself failed (it says why on stderr),
- * nwlint only fails.
+ * chapter-meta only fails.
  *
  * On success it prints the chapter's description, one tab-separated record
  * a line:
@@ -20,25 +20,39 @@
  */
 #include "nwpipe.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_ERRORS 20
 #define MAX_LINE 65536
-#define MAX_LINE_TEXT "65536"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
 
 struct lint {
     const struct nw_doc *doc;
     int errors;
+    long hidden_from; /* line of the first problem not shown */
 };
 
-static void report(struct lint *l, long line, const char *fmt, const char *a,
-                   const char *b) {
+/* Says file:line: and the message, for the first MAX_ERRORS problems. */
+PRINTF_LIKE(3, 4)
+static void report(struct lint *l, long line, const char *fmt, ...) {
     if (l->errors++ >= MAX_ERRORS) {
+        if (l->errors == MAX_ERRORS + 1) {
+            l->hidden_from = line;
+        }
         return;
     }
     fprintf(stderr, "%s:%ld: ", l->doc->file ? l->doc->file : "-", line);
-    fprintf(stderr, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
 }
 
@@ -157,37 +171,58 @@ static int find_cycle(struct lint *l, const char *name, char *state) {
     return 0;
 }
 
-static void check_names(struct lint *l) {
+static void check_cycles(struct lint *l) {
     const struct nw_doc *doc = l->doc;
+    char *state = nw_xrealloc(NULL, doc->n);
+    memset(state, 0, doc->n);
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (c->is_code && c->piece == 1) {
+            find_cycle(l, c->name, state);
+        }
+    }
+    free(state);
+}
+
+/* Is c the first piece of a chunk that no chunk uses: a root? */
+static int is_root(const struct nw_doc *doc, const struct nw_chunk *c) {
+    return c->is_code && c->piece == 1 && !nw_is_used(doc, c->name);
+}
+
+/* Checks the name of each chunk; returns the number of file roots. */
+static size_t check_names(struct lint *l) {
+    const struct nw_doc *doc = l->doc;
+    size_t roots = 0;
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         if (!c->is_code || c->piece != 1) {
             continue;
         }
         const char *name = c->name;
-        int used = nw_is_used(doc, name);
         if (name[0] == '\0') {
-            report(l, c->line, "a chunk with an empty name%s%s", "", "");
-        } else if (nw_is_file_name(name) && !used) {
+            report(l, c->line, "a chunk with an empty name");
+        } else if (nw_is_file_name(name) && is_root(doc, c)) {
+            ++roots;
             if (!nw_is_known_file_type(name)) {
                 report(l, c->line,
                        "file root <<%s>> is not a type the book builds "
-                       "(.cu, .cuh, .h)%s",
-                       name, "");
+                       "(.cu, .cuh, .h)",
+                       name);
             }
-        } else if (!used) {
+        } else if (is_root(doc, c)) {
             report(l, c->line,
                    "chunk <<%s>> is defined but never used and is not a file "
-                   "root; is its name misspelled?%s",
-                   name, "");
+                   "root; is its name misspelled?",
+                   name);
         } else if (!nw_is_label(name) && !nw_is_phrase(name) &&
                    !nw_is_file_name(name)) {
             report(l, c->line,
                    "chunk name <<%s>> is neither a snippet label (lowercase "
-                   "kebab-case) nor a phrase (words with blanks)%s",
-                   name, "");
+                   "kebab-case) nor a phrase (words with blanks)",
+                   name);
         }
     }
+    return roots;
 }
 
 /* Is everything on item j's line before it blank? */
@@ -204,63 +239,123 @@ static int blank_so_far(const struct nw_chunk *c, size_t j) {
     return 1;
 }
 
-static void check_items(struct lint *l, int *title_seen) {
+/* Problems with the bytes of item j of c: not UTF-8, a line too long.
+ * Returns nonzero where there was one. */
+static int check_bytes(struct lint *l, const struct nw_chunk *c, size_t j) {
+    const struct nw_item *it = &c->items[j];
+    if (it->s == NULL) {
+        return 0;
+    }
+    if (bad_utf8(it->s) >= 0) {
+        report(l, it->line,
+               "text that is not UTF-8; save the chapter as UTF-8");
+        return 1;
+    }
+    size_t len = strlen(it->s);
+    if (len > MAX_LINE) {
+        report(l, it->line,
+               "a line of %zu bytes; the book takes lines of up to %d bytes",
+               len, MAX_LINE);
+        return 1;
+    }
+    return 0;
+}
+
+/* A reference: a bare kernel launch, or, in code, an undefined chunk. */
+static void check_use(struct lint *l, const struct nw_chunk *c,
+                      const struct nw_item *it) {
+    if (it->s[0] == '<') {
+        report(l, it->line,
+               "kernel launch written <<<; noweb reads it as a chunk "
+               "reference: write kernel@<<<grid, block>>>(...)");
+    } else if (c->is_code && nw_find_defn(l->doc, it->s, 0) < 0) {
+        const char *near = closest_defn(l->doc, it->s);
+        if (near != NULL) {
+            report(l, it->line,
+                   "undefined chunk <<%s>>; did you mean <<%s>>?", it->s,
+                   near);
+        } else {
+            report(l, it->line, "undefined chunk <<%s>>", it->s);
+        }
+    }
+}
+
+static void check_items(struct lint *l) {
     const struct nw_doc *doc = l->doc;
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         for (size_t j = 0; j < c->n; ++j) {
             const struct nw_item *it = &c->items[j];
-            if (it->s != NULL && bad_utf8(it->s) >= 0) {
-                report(l, it->line,
-                       "text that is not UTF-8; save the chapter as UTF-8%s%s",
-                       "", "");
+            if (check_bytes(l, c, j)) {
                 continue;
             }
-            if (it->s != NULL && strlen(it->s) > MAX_LINE) {
-                char len[32];
-                snprintf(len, sizeof len, "%zu", strlen(it->s));
-                report(l, it->line,
-                       "a line of %s bytes; the book takes lines of up to "
-                       "%s bytes",
-                       len, MAX_LINE_TEXT);
-                continue;
-            }
+            const char *s = it->s ? it->s + strspn(it->s, " \t") : NULL;
             if (it->kind == NW_TEXT && c->is_code && blank_so_far(c, j) &&
-                strncmp(it->s + strspn(it->s, " \t"), "<<", 2) == 0 &&
-                strncmp(it->s + strspn(it->s, " \t"), "<<<", 3) != 0) {
+                strncmp(s, "<<", 2) == 0 && strncmp(s, "<<<", 3) != 0) {
                 /* (An escaped launch, @<<<, reads as text "<<<".) */
                 report(l, it->line,
                        "malformed chunk header or reference '%s'; a header is "
-                       "<<name>>= alone on a line%s",
-                       it->s + strspn(it->s, " \t"), "");
+                       "<<name>>= alone on a line",
+                       s);
+            } else if (it->kind == NW_USE) {
+                check_use(l, c, it);
             }
-            if (it->kind == NW_TEXT && !c->is_code && !*title_seen) {
-                const char *s = it->s;
-                while (*s == ' ' || *s == '\t') {
-                    ++s;
-                }
+        }
+    }
+}
+
+/* The first text of the prose, past blanks, or NULL: where the title should
+ * be. */
+static const char *first_prose(const struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            const char *s = c->items[j].s;
+            if (c->items[j].kind == NW_TEXT) {
+                s += strspn(s, " \t");
                 if (*s != '\0') {
-                    *title_seen = strncmp(s, "# ", 2) == 0 ? 1 : -1;
+                    return s;
                 }
             }
-            if (it->kind != NW_USE) {
-                continue;
-            }
-            if (it->s[0] == '<') {
-                report(l, it->line,
-                       "kernel launch written <<<; noweb reads it as a chunk "
-                       "reference: write kernel@<<<grid, block>>>(...)%s%s",
-                       "", "");
-            } else if (c->is_code && nw_find_defn(doc, it->s, 0) < 0) {
-                const char *near = closest_defn(doc, it->s);
-                if (near != NULL) {
-                    report(l, it->line,
-                           "undefined chunk <<%s>>; did you mean <<%s>>?",
-                           it->s, near);
-                } else {
-                    report(l, it->line, "undefined chunk <<%s>>%s", it->s, "");
-                }
-            }
+        }
+    }
+    return NULL;
+}
+
+static int has_title(const struct nw_doc *doc) {
+    const char *s = first_prose(doc);
+    return s != NULL && strncmp(s, "# ", 2) == 0;
+}
+
+/* What the chapter as a whole needs: text, a title, a file root. */
+static void check_chapter(struct lint *l, size_t roots) {
+    const struct nw_doc *doc = l->doc;
+    if (doc->n == 0 || doc->lines == 0) {
+        report(l, 1, "the chapter is empty; it needs a '# Title' line, prose "
+                     "and at least one file root");
+        return;
+    }
+    if (!has_title(doc)) {
+        report(l, 1, "a chapter opens with its title, a line '# Title'");
+    }
+    if (roots == 0) {
+        report(l, doc->lines,
+               "the chapter defines no file root such as <<name.cu>>=");
+    }
+}
+
+/* The description: title, then the file roots and labels in order. */
+static void print_meta(const struct nw_doc *doc) {
+    printf("title\t%s\n", first_prose(doc) + 2);
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (!c->is_code || c->piece != 1) {
+            continue;
+        }
+        if (nw_is_file_name(c->name) && is_root(doc, c)) {
+            printf("root\t%s\t%ld\n", c->name, c->line);
+        } else if (nw_is_label(c->name)) {
+            printf("label\t%s\t%ld\n", c->name, c->line);
         }
     }
 }
@@ -274,72 +369,16 @@ int main(int argc, char **argv) {
     if (nw_load(stdin, &doc) != 0) {
         return 1;
     }
-    struct lint l = {&doc, 0};
-    int title_seen = 0;
-    check_items(&l, &title_seen);
-    check_names(&l);
-
-    size_t roots = 0;
-    for (size_t i = 0; i < doc.n; ++i) {
-        const struct nw_chunk *c = &doc.chunks[i];
-        roots += c->is_code && c->piece == 1 && nw_is_file_name(c->name) &&
-                 !nw_is_used(&doc, c->name);
-    }
-    if (doc.n == 0 || doc.lines == 0) {
-        report(&l, 1, "the chapter is empty; it needs a '# Title' line, prose "
-                      "and at least one file root%s%s", "", "");
-    } else {
-        if (title_seen != 1) {
-            report(&l, 1, "a chapter opens with its title, a line '# Title'%s%s",
-                   "", "");
-        }
-        if (roots == 0) {
-            report(&l, doc.lines,
-                   "the chapter defines no file root such as <<name.cu>>=%s%s",
-                   "", "");
-        }
-    }
-    char *state = calloc(doc.n ? doc.n : 1, 1);
-    if (state == NULL) {
-        fprintf(stderr, "out of memory\n");
-        return 2;
-    }
-    for (size_t i = 0; i < doc.n; ++i) {
-        const struct nw_chunk *c = &doc.chunks[i];
-        if (c->is_code && c->piece == 1) {
-            find_cycle(&l, c->name, state);
-        }
-    }
-    free(state);
-
+    struct lint l = {&doc, 0, 0};
+    check_items(&l);
+    check_chapter(&l, check_names(&l));
+    check_cycles(&l);
     if (l.errors > MAX_ERRORS) {
-        fprintf(stderr, "%s: %d more problems not shown\n", doc.file,
-                l.errors - MAX_ERRORS);
+        fprintf(stderr, "%s:%ld: %d more problems, from this one on, not shown\n",
+                doc.file ? doc.file : "-", l.hidden_from, l.errors - MAX_ERRORS);
     }
     if (l.errors == 0) {
-        int title_done = 0;
-        for (size_t i = 0; i < doc.n && !title_done; ++i) {
-            const struct nw_chunk *c = &doc.chunks[i];
-            for (size_t j = 0; j < c->n && !c->is_code; ++j) {
-                const char *s = c->items[j].s;
-                if (c->items[j].kind == NW_TEXT && strncmp(s, "# ", 2) == 0) {
-                    printf("title\t%s\n", s + 2);
-                    title_done = 1;
-                    break;
-                }
-            }
-        }
-        for (size_t i = 0; i < doc.n; ++i) {
-            const struct nw_chunk *c = &doc.chunks[i];
-            if (!c->is_code || c->piece != 1) {
-                continue;
-            }
-            if (nw_is_file_name(c->name) && !nw_is_used(&doc, c->name)) {
-                printf("root\t%s\t%ld\n", c->name, c->line);
-            } else if (nw_is_label(c->name)) {
-                printf("label\t%s\t%ld\n", c->name, c->line);
-            }
-        }
+        print_meta(&doc);
     }
     int status = l.errors ? 1 : 0;
     nw_free(&doc);

@@ -20,6 +20,7 @@
  */
 #include "nwpipe.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,11 @@
 #else
 #define PRINTF_LIKE(f, a)
 #endif
+
+/* The names the book takes as file roots, as README states them. */
+static const char kRootRule[] =
+    "a file root is a file name with no directory and no blank, of type "
+    ".cu, .cuh or .h";
 
 struct lint {
     const struct nw_doc *doc;
@@ -189,7 +195,52 @@ static int is_root(const struct nw_doc *doc, const struct nw_chunk *c) {
     return c->is_code && c->piece == 1 && !nw_is_used(doc, c->name);
 }
 
-/* Checks the name of each chunk; returns the number of file roots. */
+/* Does name end like a file name, as "scan v2.cu" does: a dot and an
+ * extension of letters and digits that starts with a letter? */
+static int ends_like_file(const char *name) {
+    const char *dot = strrchr(name, '.');
+    if (dot == NULL || dot == name || !isalpha((unsigned char)dot[1])) {
+        return 0;
+    }
+    for (const char *p = dot + 1; *p; ++p) {
+        if (!isalnum((unsigned char)*p)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A root, c, that is meant as a file: says what is wrong with its name, if
+ * anything, and returns 1; returns 0 where c is no attempt at a file root. */
+static int check_root(struct lint *l, const struct nw_chunk *c) {
+    const char *name = c->name;
+    if (strcmp(name, "*") == 0) {
+        report(l, c->line,
+               "chunk <<*>> is noweb's default root, which the book does not "
+               "take; %s",
+               kRootRule);
+    } else if (nw_is_file_name(name) && strpbrk(name, "/\\") != NULL) {
+        report(l, c->line, "file root <<%s>> names a directory; %s", name,
+               kRootRule);
+    } else if (nw_is_file_name(name)) {
+        if (!nw_is_known_file_type(name)) {
+            report(l, c->line,
+                   "file root <<%s>> is not a type the book builds "
+                   "(.cu, .cuh, .h)",
+                   name);
+        }
+    } else if (strpbrk(name, " \t") != NULL && ends_like_file(name)) {
+        report(l, c->line,
+               "chunk <<%s>> is named like a file but has a blank; %s", name,
+               kRootRule);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Checks the name of each chunk; returns the number of roots meant as
+ * files, good or not. */
 static size_t check_names(struct lint *l) {
     const struct nw_doc *doc = l->doc;
     size_t roots = 0;
@@ -201,19 +252,15 @@ static size_t check_names(struct lint *l) {
         const char *name = c->name;
         if (name[0] == '\0') {
             report(l, c->line, "a chunk with an empty name");
-        } else if (nw_is_file_name(name) && is_root(doc, c)) {
-            ++roots;
-            if (!nw_is_known_file_type(name)) {
+        } else if (is_root(doc, c)) {
+            if (check_root(l, c)) {
+                ++roots;
+            } else {
                 report(l, c->line,
-                       "file root <<%s>> is not a type the book builds "
-                       "(.cu, .cuh, .h)",
+                       "chunk <<%s>> is defined but never used and is not a "
+                       "file root; is its name misspelled?",
                        name);
             }
-        } else if (is_root(doc, c)) {
-            report(l, c->line,
-                   "chunk <<%s>> is defined but never used and is not a file "
-                   "root; is its name misspelled?",
-                   name);
         } else if (!nw_is_label(name) && !nw_is_phrase(name) &&
                    !nw_is_file_name(name)) {
             report(l, c->line,
@@ -352,7 +399,7 @@ static void print_meta(const struct nw_doc *doc) {
         if (!c->is_code || c->piece != 1) {
             continue;
         }
-        if (nw_is_file_name(c->name) && is_root(doc, c)) {
+        if (is_root(doc, c) && nw_is_file_name(c->name)) {
             printf("root\t%s\t%ld\n", c->name, c->line);
         } else if (nw_is_label(c->name)) {
             printf("label\t%s\t%ld\n", c->name, c->line);

@@ -39,6 +39,8 @@ static const char kRootRule[] =
     "a file root is a file name with no directory and no blank, of type "
     ".cu, .cuh or .h";
 
+static const char kBom[] = "\xEF\xBB\xBF"; /* U+FEFF in UTF-8 */
+
 struct lint {
     const struct nw_doc *doc;
     int errors;
@@ -308,6 +310,37 @@ static int check_bytes(struct lint *l, const struct nw_chunk *c, size_t j) {
     return 0;
 }
 
+/* Does item j of c end a line with a carriage return? */
+static int ends_in_cr(const struct nw_chunk *c, size_t j) {
+    const struct nw_item *it = &c->items[j];
+    size_t len = it->kind == NW_TEXT ? strlen(it->s) : 0;
+    return len > 0 && it->s[len - 1] == '\r' &&
+           (j + 1 == c->n || c->items[j + 1].kind == NW_NL);
+}
+
+/* How the file is saved: with a byte-order mark, with CRLF line endings
+ * (the first line that has one). noweb keeps both as text: the title would
+ * not be found, and the tangled files and the title would hold CRs. */
+static void check_saved_as(struct lint *l) {
+    const struct nw_doc *doc = l->doc;
+    if (doc->n > 0 && doc->chunks[0].n > 0 && doc->chunks[0].items[0].s &&
+        strncmp(doc->chunks[0].items[0].s, kBom, 3) == 0) {
+        report(l, 1, "the file starts with a UTF-8 byte-order mark; save it "
+                     "without one");
+    }
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n; ++j) {
+            if (ends_in_cr(c, j)) {
+                report(l, c->items[j].line,
+                       "a CRLF line ending (the first of the chapter); save "
+                       "the chapter with LF line endings");
+                return;
+            }
+        }
+    }
+}
+
 /* A reference: a bare kernel launch, or, in code, an undefined chunk. */
 static void check_use(struct lint *l, const struct nw_chunk *c,
                       const struct nw_item *it) {
@@ -359,6 +392,9 @@ static const char *first_prose(const struct nw_doc *doc) {
         for (size_t j = 0; j < c->n && !c->is_code; ++j) {
             const char *s = c->items[j].s;
             if (c->items[j].kind == NW_TEXT) {
+                if (i == 0 && j == 0 && strncmp(s, kBom, 3) == 0) {
+                    s += 3; /* reported by check_saved_as */
+                }
                 s += strspn(s, " \t");
                 if (*s != '\0') {
                     return s;
@@ -417,6 +453,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     struct lint l = {&doc, 0, 0};
+    check_saved_as(&l);
     check_items(&l);
     check_chapter(&l, check_names(&l));
     check_cycles(&l);

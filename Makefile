@@ -144,16 +144,18 @@ $(LUNR_JS):
 # lists the chapter's title, roots and labels. Every root is tangled from it
 # twice into temporary files, by noweb's own back end nt: plainly with
 # snippet markers (snippet-marks), and with #line directives so that nvcc
-# reports errors at chapters/NAME.nw. Only when all of that succeeded do the
-# pipeline and the files go in place (cpif keeps a file's timestamp when its
-# text did not change, so a prose edit compiles nothing).
+# reports errors at chapters/NAME.nw. Where markup fails (it says why),
+# chapter-meta reads what it wrote all the same, to say how to write what
+# markup refused. Only when all of that succeeded do the pipeline and the
+# files go in place (cpif keeps a file's timestamp when its text did not
+# change, so a prose edit compiles nothing).
 
 $(B)/stamp/%.tangled: chapters/%.nw $(chapter-meta) $(snippet-marks) | $(NOTANGLE_BIN) \
                       $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc
 	$(call say,TANGLE,$<)
 	$(Q)pipe=$(B)/meta/$*.nwpipe.tmp; tmps="$$pipe $(B)/meta/$*.tsv.tmp"; \
 	trap 'rm -f $$tmps' EXIT; \
-	$(MARKUP) $< > $$pipe; \
+	$(MARKUP) $< > $$pipe || { $(chapter-meta) < $$pipe > /dev/null; exit 1; }; \
 	$(chapter-meta) < $$pipe > $(B)/meta/$*.tsv.tmp; \
 	roots=$$(awk -F'\t' '$$1 == "root" { print $$2 }' $(B)/meta/$*.tsv.tmp); \
 	for r in $$roots; do \

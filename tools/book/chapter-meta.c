@@ -4,13 +4,15 @@
  *
  * Fails, with one line per problem in the form file:line: message, on what
  * notangle lets through or gets wrong silently: a reference to an undefined
- * chunk, a chunk defined but never used that is not a file root (a
- * misspelled name), a kernel launch written <<< where noweb needs @<<<, a
- * file root of a type the book does not build, a chunk that includes
- * itself, a name that is neither a label nor a phrase, a chapter with no
- * title or no code, a malformed chunk header, a line over 64 KiB, and text
- * that is not UTF-8. Where markup itself failed (it says why on stderr),
- * chapter-meta only fails.
+ * chunk (a misspelled name, or a literal << that needs @<<), a chunk
+ * defined but never used that is not a file root (a misspelled name), a
+ * kernel launch written <<< where noweb needs @<<<, a root the book does
+ * not take (of another type, in a directory, with a blank, noweb's <<*>>),
+ * a chunk that includes itself, a name that is neither a label nor a
+ * phrase, a chapter with no title or no code, a malformed chunk header, a
+ * line over 64 KiB, text that is not UTF-8, a byte-order mark and CRLF line
+ * endings. Where markup itself failed (it says why on stderr), chapter-meta
+ * fails too, and where the reason is a << in prose it says how to write one.
  *
  * On success it prints the chapter's description, one tab-separated record
  * a line:
@@ -18,6 +20,7 @@
  *   root   FILE   LINE
  *   label  LABEL  LINE
  */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include "nwpipe.h"
 
 #include <ctype.h>
@@ -47,6 +50,11 @@ struct lint {
     long hidden_from; /* line of the first problem not shown */
 };
 
+/* The chapter's path, for messages. */
+static const char *file_of(const struct nw_doc *doc) {
+    return doc->file != NULL ? doc->file : "-";
+}
+
 /* Says file:line: and the message, for the first MAX_ERRORS problems. */
 PRINTF_LIKE(3, 4)
 static void report(struct lint *l, long line, const char *fmt, ...) {
@@ -56,7 +64,7 @@ static void report(struct lint *l, long line, const char *fmt, ...) {
         }
         return;
     }
-    fprintf(stderr, "%s:%ld: ", l->doc->file ? l->doc->file : "-", line);
+    fprintf(stderr, "%s:%ld: ", file_of(l->doc), line);
     va_list ap;
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -288,6 +296,14 @@ static int blank_so_far(const struct nw_chunk *c, size_t j) {
     return 1;
 }
 
+/* Is item j of c text that opens its line, past blanks, with <<: a chunk
+ * header or reference as noweb did not read it? */
+static int opens_with_brackets(const struct nw_chunk *c, size_t j) {
+    const struct nw_item *it = &c->items[j];
+    return it->kind == NW_TEXT && blank_so_far(c, j) &&
+           strncmp(it->s + strspn(it->s, " \t"), "<<", 2) == 0;
+}
+
 /* Problems with the bytes of item j of c: not UTF-8, a line too long.
  * Returns nonzero where there was one. */
 static int check_bytes(struct lint *l, const struct nw_chunk *c, size_t j) {
@@ -349,13 +365,20 @@ static void check_use(struct lint *l, const struct nw_chunk *c,
                "kernel launch written <<<; noweb reads it as a chunk "
                "reference: write kernel@<<<grid, block>>>(...)");
     } else if (c->is_code && nw_find_defn(l->doc, it->s, 0) < 0) {
-        const char *near = closest_defn(l->doc, it->s);
+        /* A name no chunk could have, such as the %s of printf("<<%s>>"),
+         * was meant as text. */
+        const char *near = nw_is_label(it->s) || nw_is_phrase(it->s) ||
+                                   nw_is_file_name(it->s)
+                               ? closest_defn(l->doc, it->s)
+                               : NULL;
         if (near != NULL) {
             report(l, it->line,
                    "undefined chunk <<%s>>; did you mean <<%s>>?", it->s,
                    near);
         } else {
-            report(l, it->line, "undefined chunk <<%s>>", it->s);
+            report(l, it->line,
+                   "undefined chunk <<%s>>; write a literal << in code as @<<",
+                   it->s);
         }
     }
 }
@@ -370,8 +393,8 @@ static void check_items(struct lint *l) {
                 continue;
             }
             const char *s = it->s ? it->s + strspn(it->s, " \t") : NULL;
-            if (it->kind == NW_TEXT && c->is_code && blank_so_far(c, j) &&
-                strncmp(s, "<<", 2) == 0 && strncmp(s, "<<<", 3) != 0) {
+            if (c->is_code && opens_with_brackets(c, j) &&
+                strncmp(s, "<<<", 3) != 0) {
                 /* (An escaped launch, @<<<, reads as text "<<<".) */
                 report(l, it->line,
                        "malformed chunk header or reference '%s'; a header is "
@@ -443,13 +466,79 @@ static void print_meta(const struct nw_doc *doc) {
     }
 }
 
+/* Where markup failed, it has said why, once for each line; in a chapter
+ * it could read, the one thing it refuses is a << in prose. Where that <<
+ * is within a line (not a chunk header written wrong), this says how to
+ * write one, at the first such line: noweb knows no Markdown, so backticks
+ * do not protect it. (The pipeline holds an escaped @<< as << too, so the
+ * line named is the first that holds one.) */
+static void hint_prose_shift(const struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        int quoted = 0;
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            const struct nw_item *it = &c->items[j];
+            if (it->kind == NW_QUOTE || it->kind == NW_ENDQUOTE) {
+                quoted = it->kind == NW_QUOTE;
+            }
+            if (it->kind != NW_TEXT || quoted || !strstr(it->s, "<<") ||
+                opens_with_brackets(c, j)) {
+                continue;
+            }
+            fprintf(stderr,
+                    "%s:%ld: noweb takes << in prose for a chunk name, even "
+                    "between backticks; write a literal << as @<<, or quote "
+                    "the code: [[x << 2]]\n",
+                    file_of(doc), it->line);
+            return;
+        }
+    }
+}
+
+/* Has markup said that it failed? It ends such a pipeline with an @fatal
+ * line, between chunks, where nw_read does not look for one. */
+static int markup_failed(const char *pipeline) {
+    return strncmp(pipeline, "@fatal", 6) == 0 ||
+           strstr(pipeline, "\n@fatal") != NULL;
+}
+
+/* Reads the pipeline. Returns 0, or -1, with doc empty, having said what
+ * is wrong where markup has not. */
+static int load(FILE *in, struct nw_doc *doc) {
+    char err[1024] = "chapter-meta: cannot read the pipeline";
+    size_t len;
+    char *text = nw_slurp(in, &len);
+    FILE *f = ferror(in) ? NULL : fmemopen(text, len, "r");
+    int status = -1;
+    memset(doc, 0, sizeof *doc);
+    if (f != NULL) {
+        status = nw_read(f, doc, err, sizeof err);
+        fclose(f);
+    }
+    if (status == 0 && markup_failed(text)) {
+        status = -1;
+        err[0] = '\0';
+    }
+    free(text);
+    if (status == 0) {
+        return 0;
+    }
+    if (err[0] != '\0') {
+        fprintf(stderr, "%s\n", err);
+    } else {
+        hint_prose_shift(doc);
+    }
+    nw_free(doc);
+    return -1;
+}
+
 int main(int argc, char **argv) {
     if (argc != 1) {
         fprintf(stderr, "usage: markup CHAPTER.nw | %s\n", argv[0]);
         return 2;
     }
     struct nw_doc doc;
-    if (nw_load(stdin, &doc) != 0) {
+    if (load(stdin, &doc) != 0) {
         return 1;
     }
     struct lint l = {&doc, 0, 0};
@@ -458,8 +547,9 @@ int main(int argc, char **argv) {
     check_chapter(&l, check_names(&l));
     check_cycles(&l);
     if (l.errors > MAX_ERRORS) {
-        fprintf(stderr, "%s:%ld: %d more problems, from this one on, not shown\n",
-                doc.file ? doc.file : "-", l.hidden_from, l.errors - MAX_ERRORS);
+        fprintf(stderr, "%s:%ld: %d more problems, from this one on, not "
+                "shown\n",
+                file_of(&doc), l.hidden_from, l.errors - MAX_ERRORS);
     }
     if (l.errors == 0) {
         print_meta(&doc);

@@ -1,16 +1,18 @@
-/* nwlint: check one chapter's noweb pipeline and describe it.
+/* chapter-meta: check one chapter's noweb pipeline and describe it.
  *
- * Usage: markup chapters/x.nw | nwlint
+ * Usage: markup chapters/x.nw | chapter-meta
  *
  * Fails, with one line per problem in the form file:line: message, on what
  * notangle lets through or gets wrong silently: a reference to an undefined
- * chunk, a chunk defined but never used that is not a file root (a
- * misspelled name), a kernel launch written <<< where noweb needs @<<<, a
- * file root of a type the book does not build, a chunk that includes
- * itself, a name that is neither a label nor a phrase, a chapter with no
- * title or no code, a malformed chunk header, a line over 64 KiB, and text
- * that is not UTF-8. Where markup itself failed (it says why on stderr),
- * nwlint only fails.
+ * chunk (a misspelled name, or a literal << that needs @<<), a chunk
+ * defined but never used that is not a file root (a misspelled name), a
+ * kernel launch written <<< where noweb needs @<<<, a root the book does
+ * not take (of another type, in a directory, with a blank, noweb's <<*>>),
+ * a chunk that includes itself, a name that is neither a label nor a
+ * phrase, a chapter with no title or no code, a malformed chunk header, a
+ * line over 64 KiB, text that is not UTF-8, a byte-order mark and CRLF line
+ * endings. Where markup itself failed (it says why on stderr), chapter-meta
+ * fails too, and where the reason is a << in prose it says how to write one.
  *
  * On success it prints the chapter's description, one tab-separated record
  * a line:
@@ -18,27 +20,55 @@
  *   root   FILE   LINE
  *   label  LABEL  LINE
  */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include "nwpipe.h"
 
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_ERRORS 20
 #define MAX_LINE 65536
-#define MAX_LINE_TEXT "65536"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* The names the book takes as file roots, as README states them. */
+static const char kRootRule[] =
+    "a file root is a file name with no directory and no blank, of type "
+    ".cu, .cuh or .h";
+
+static const char kBom[] = "\xEF\xBB\xBF"; /* U+FEFF in UTF-8 */
 
 struct lint {
     const struct nw_doc *doc;
     int errors;
+    long hidden_from; /* line of the first problem not shown */
 };
 
-static void report(struct lint *l, long line, const char *fmt, const char *a,
-                   const char *b) {
+/* The chapter's path, for messages. */
+static const char *file_of(const struct nw_doc *doc) {
+    return doc->file != NULL ? doc->file : "-";
+}
+
+/* Says file:line: and the message, for the first MAX_ERRORS problems. */
+PRINTF_LIKE(3, 4)
+static void report(struct lint *l, long line, const char *fmt, ...) {
     if (l->errors++ >= MAX_ERRORS) {
+        if (l->errors == MAX_ERRORS + 1) {
+            l->hidden_from = line;
+        }
         return;
     }
-    fprintf(stderr, "%s:%ld: ", l->doc->file ? l->doc->file : "-", line);
-    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "%s:%ld: ", file_of(l->doc), line);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
 }
 
@@ -157,37 +187,99 @@ static int find_cycle(struct lint *l, const char *name, char *state) {
     return 0;
 }
 
-static void check_names(struct lint *l) {
+static void check_cycles(struct lint *l) {
     const struct nw_doc *doc = l->doc;
+    char *state = nw_xrealloc(NULL, doc->n);
+    memset(state, 0, doc->n);
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (c->is_code && c->piece == 1) {
+            find_cycle(l, c->name, state);
+        }
+    }
+    free(state);
+}
+
+/* Is c the first piece of a chunk that no chunk uses: a root? */
+static int is_root(const struct nw_doc *doc, const struct nw_chunk *c) {
+    return c->is_code && c->piece == 1 && !nw_is_used(doc, c->name);
+}
+
+/* Does name end like a file name, as "scan v2.cu" does: a dot and an
+ * extension of letters and digits that starts with a letter? */
+static int ends_like_file(const char *name) {
+    const char *dot = strrchr(name, '.');
+    if (dot == NULL || dot == name || !isalpha((unsigned char)dot[1])) {
+        return 0;
+    }
+    for (const char *p = dot + 1; *p; ++p) {
+        if (!isalnum((unsigned char)*p)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A root, c, that is meant as a file: says what is wrong with its name, if
+ * anything, and returns 1; returns 0 where c is no attempt at a file root. */
+static int check_root(struct lint *l, const struct nw_chunk *c) {
+    const char *name = c->name;
+    if (strcmp(name, "*") == 0) {
+        report(l, c->line,
+               "chunk <<*>> is noweb's default root, which the book does not "
+               "take; %s",
+               kRootRule);
+    } else if (nw_is_file_name(name) && strpbrk(name, "/\\") != NULL) {
+        report(l, c->line, "file root <<%s>> names a directory; %s", name,
+               kRootRule);
+    } else if (nw_is_file_name(name)) {
+        if (!nw_is_known_file_type(name)) {
+            report(l, c->line,
+                   "file root <<%s>> is not a type the book builds "
+                   "(.cu, .cuh, .h)",
+                   name);
+        }
+    } else if (strpbrk(name, " \t") != NULL && ends_like_file(name)) {
+        report(l, c->line,
+               "chunk <<%s>> is named like a file but has a blank; %s", name,
+               kRootRule);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Checks the name of each chunk; returns the number of roots meant as
+ * files, good or not. */
+static size_t check_names(struct lint *l) {
+    const struct nw_doc *doc = l->doc;
+    size_t roots = 0;
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         if (!c->is_code || c->piece != 1) {
             continue;
         }
         const char *name = c->name;
-        int used = nw_is_used(doc, name);
         if (name[0] == '\0') {
-            report(l, c->line, "a chunk with an empty name%s%s", "", "");
-        } else if (nw_is_file_name(name) && !used) {
-            if (!nw_is_known_file_type(name)) {
+            report(l, c->line, "a chunk with an empty name");
+        } else if (is_root(doc, c)) {
+            if (check_root(l, c)) {
+                ++roots;
+            } else {
                 report(l, c->line,
-                       "file root <<%s>> is not a type the book builds "
-                       "(.cu, .cuh, .h)%s",
-                       name, "");
+                       "chunk <<%s>> is defined but never used and is not a "
+                       "file root; is its name misspelled?",
+                       name);
             }
-        } else if (!used) {
-            report(l, c->line,
-                   "chunk <<%s>> is defined but never used and is not a file "
-                   "root; is its name misspelled?%s",
-                   name, "");
         } else if (!nw_is_label(name) && !nw_is_phrase(name) &&
                    !nw_is_file_name(name)) {
             report(l, c->line,
                    "chunk name <<%s>> is neither a snippet label (lowercase "
-                   "kebab-case) nor a phrase (words with blanks)%s",
-                   name, "");
+                   "kebab-case) nor a phrase (words with blanks)",
+                   name);
         }
     }
+    return roots;
 }
 
 /* Is everything on item j's line before it blank? */
@@ -204,65 +296,240 @@ static int blank_so_far(const struct nw_chunk *c, size_t j) {
     return 1;
 }
 
-static void check_items(struct lint *l, int *title_seen) {
+/* Is item j of c text that opens its line, past blanks, with <<: a chunk
+ * header or reference as noweb did not read it? */
+static int opens_with_brackets(const struct nw_chunk *c, size_t j) {
+    const struct nw_item *it = &c->items[j];
+    return it->kind == NW_TEXT && blank_so_far(c, j) &&
+           strncmp(it->s + strspn(it->s, " \t"), "<<", 2) == 0;
+}
+
+/* Problems with the bytes of item j of c: not UTF-8, a line too long.
+ * Returns nonzero where there was one. */
+static int check_bytes(struct lint *l, const struct nw_chunk *c, size_t j) {
+    const struct nw_item *it = &c->items[j];
+    if (it->s == NULL) {
+        return 0;
+    }
+    if (bad_utf8(it->s) >= 0) {
+        report(l, it->line,
+               "text that is not UTF-8; save the chapter as UTF-8");
+        return 1;
+    }
+    size_t len = strlen(it->s);
+    if (len > MAX_LINE) {
+        report(l, it->line,
+               "a line of %zu bytes; the book takes lines of up to %d bytes",
+               len, MAX_LINE);
+        return 1;
+    }
+    return 0;
+}
+
+/* Does item j of c end a line with a carriage return? */
+static int ends_in_cr(const struct nw_chunk *c, size_t j) {
+    const struct nw_item *it = &c->items[j];
+    size_t len = it->kind == NW_TEXT ? strlen(it->s) : 0;
+    return len > 0 && it->s[len - 1] == '\r' &&
+           (j + 1 == c->n || c->items[j + 1].kind == NW_NL);
+}
+
+/* How the file is saved: with a byte-order mark, with CRLF line endings
+ * (the first line that has one). noweb keeps both as text: the title would
+ * not be found, and the tangled files and the title would hold CRs. */
+static void check_saved_as(struct lint *l) {
+    const struct nw_doc *doc = l->doc;
+    if (doc->n > 0 && doc->chunks[0].n > 0 && doc->chunks[0].items[0].s &&
+        strncmp(doc->chunks[0].items[0].s, kBom, 3) == 0) {
+        report(l, 1, "the file starts with a UTF-8 byte-order mark; save it "
+                     "without one");
+    }
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n; ++j) {
+            if (ends_in_cr(c, j)) {
+                report(l, c->items[j].line,
+                       "a CRLF line ending (the first of the chapter); save "
+                       "the chapter with LF line endings");
+                return;
+            }
+        }
+    }
+}
+
+/* A reference: a bare kernel launch, or, in code, an undefined chunk. */
+static void check_use(struct lint *l, const struct nw_chunk *c,
+                      const struct nw_item *it) {
+    if (it->s[0] == '<') {
+        report(l, it->line,
+               "kernel launch written <<<; noweb reads it as a chunk "
+               "reference: write kernel@<<<grid, block>>>(...)");
+    } else if (c->is_code && nw_find_defn(l->doc, it->s, 0) < 0) {
+        /* A name no chunk could have, such as the %s of printf("<<%s>>"),
+         * was meant as text. */
+        const char *near = nw_is_label(it->s) || nw_is_phrase(it->s) ||
+                                   nw_is_file_name(it->s)
+                               ? closest_defn(l->doc, it->s)
+                               : NULL;
+        if (near != NULL) {
+            report(l, it->line,
+                   "undefined chunk <<%s>>; did you mean <<%s>>?", it->s,
+                   near);
+        } else {
+            report(l, it->line,
+                   "undefined chunk <<%s>>; write a literal << in code as @<<",
+                   it->s);
+        }
+    }
+}
+
+static void check_items(struct lint *l) {
     const struct nw_doc *doc = l->doc;
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         for (size_t j = 0; j < c->n; ++j) {
             const struct nw_item *it = &c->items[j];
-            if (it->s != NULL && bad_utf8(it->s) >= 0) {
-                report(l, it->line,
-                       "text that is not UTF-8; save the chapter as UTF-8%s%s",
-                       "", "");
+            if (check_bytes(l, c, j)) {
                 continue;
             }
-            if (it->s != NULL && strlen(it->s) > MAX_LINE) {
-                char len[32];
-                snprintf(len, sizeof len, "%zu", strlen(it->s));
-                report(l, it->line,
-                       "a line of %s bytes; the book takes lines of up to "
-                       "%s bytes",
-                       len, MAX_LINE_TEXT);
-                continue;
-            }
-            if (it->kind == NW_TEXT && c->is_code && blank_so_far(c, j) &&
-                strncmp(it->s + strspn(it->s, " \t"), "<<", 2) == 0 &&
-                strncmp(it->s + strspn(it->s, " \t"), "<<<", 3) != 0) {
+            const char *s = it->s ? it->s + strspn(it->s, " \t") : NULL;
+            if (c->is_code && opens_with_brackets(c, j) &&
+                strncmp(s, "<<<", 3) != 0) {
                 /* (An escaped launch, @<<<, reads as text "<<<".) */
                 report(l, it->line,
                        "malformed chunk header or reference '%s'; a header is "
-                       "<<name>>= alone on a line%s",
-                       it->s + strspn(it->s, " \t"), "");
+                       "<<name>>= alone on a line",
+                       s);
+            } else if (it->kind == NW_USE) {
+                check_use(l, c, it);
             }
-            if (it->kind == NW_TEXT && !c->is_code && !*title_seen) {
-                const char *s = it->s;
-                while (*s == ' ' || *s == '\t') {
-                    ++s;
+        }
+    }
+}
+
+/* The first text of the prose, past blanks, or NULL: where the title should
+ * be. */
+static const char *first_prose(const struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            const char *s = c->items[j].s;
+            if (c->items[j].kind == NW_TEXT) {
+                if (i == 0 && j == 0 && strncmp(s, kBom, 3) == 0) {
+                    s += 3; /* reported by check_saved_as */
                 }
+                s += strspn(s, " \t");
                 if (*s != '\0') {
-                    *title_seen = strncmp(s, "# ", 2) == 0 ? 1 : -1;
-                }
-            }
-            if (it->kind != NW_USE) {
-                continue;
-            }
-            if (it->s[0] == '<') {
-                report(l, it->line,
-                       "kernel launch written <<<; noweb reads it as a chunk "
-                       "reference: write kernel@<<<grid, block>>>(...)%s%s",
-                       "", "");
-            } else if (c->is_code && nw_find_defn(doc, it->s, 0) < 0) {
-                const char *near = closest_defn(doc, it->s);
-                if (near != NULL) {
-                    report(l, it->line,
-                           "undefined chunk <<%s>>; did you mean <<%s>>?",
-                           it->s, near);
-                } else {
-                    report(l, it->line, "undefined chunk <<%s>>%s", it->s, "");
+                    return s;
                 }
             }
         }
     }
+    return NULL;
+}
+
+static int has_title(const struct nw_doc *doc) {
+    const char *s = first_prose(doc);
+    return s != NULL && strncmp(s, "# ", 2) == 0;
+}
+
+/* What the chapter as a whole needs: text, a title, a file root. */
+static void check_chapter(struct lint *l, size_t roots) {
+    const struct nw_doc *doc = l->doc;
+    if (doc->n == 0 || doc->lines == 0) {
+        report(l, 1, "the chapter is empty; it needs a '# Title' line, prose "
+                     "and at least one file root");
+        return;
+    }
+    if (!has_title(doc)) {
+        report(l, 1, "a chapter opens with its title, a line '# Title'");
+    }
+    if (roots == 0) {
+        report(l, doc->lines,
+               "the chapter defines no file root such as <<name.cu>>=");
+    }
+}
+
+/* The description: title, then the file roots and labels in order. */
+static void print_meta(const struct nw_doc *doc) {
+    printf("title\t%s\n", first_prose(doc) + 2);
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (!c->is_code || c->piece != 1) {
+            continue;
+        }
+        if (is_root(doc, c) && nw_is_file_name(c->name)) {
+            printf("root\t%s\t%ld\n", c->name, c->line);
+        } else if (nw_is_label(c->name)) {
+            printf("label\t%s\t%ld\n", c->name, c->line);
+        }
+    }
+}
+
+/* Where markup failed, it has said why, once for each line; in a chapter
+ * it could read, the one thing it refuses is a << in prose. Where that <<
+ * is within a line (not a chunk header written wrong), this says how to
+ * write one, at the first such line: noweb knows no Markdown, so backticks
+ * do not protect it. (The pipeline holds an escaped @<< as << too, so the
+ * line named is the first that holds one.) */
+static void hint_prose_shift(const struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        int quoted = 0;
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            const struct nw_item *it = &c->items[j];
+            if (it->kind == NW_QUOTE || it->kind == NW_ENDQUOTE) {
+                quoted = it->kind == NW_QUOTE;
+            }
+            if (it->kind != NW_TEXT || quoted || !strstr(it->s, "<<") ||
+                opens_with_brackets(c, j)) {
+                continue;
+            }
+            fprintf(stderr,
+                    "%s:%ld: noweb takes << in prose for a chunk name, even "
+                    "between backticks; write a literal << as @<<, or quote "
+                    "the code: [[x << 2]]\n",
+                    file_of(doc), it->line);
+            return;
+        }
+    }
+}
+
+/* Has markup said that it failed? It ends such a pipeline with an @fatal
+ * line, between chunks, where nw_read does not look for one. */
+static int markup_failed(const char *pipeline) {
+    return strncmp(pipeline, "@fatal", 6) == 0 ||
+           strstr(pipeline, "\n@fatal") != NULL;
+}
+
+/* Reads the pipeline. Returns 0, or -1, with doc empty, having said what
+ * is wrong where markup has not. */
+static int load(FILE *in, struct nw_doc *doc) {
+    char err[1024] = "chapter-meta: cannot read the pipeline";
+    size_t len;
+    char *text = nw_slurp(in, &len);
+    FILE *f = ferror(in) ? NULL : fmemopen(text, len, "r");
+    int status = -1;
+    memset(doc, 0, sizeof *doc);
+    if (f != NULL) {
+        status = nw_read(f, doc, err, sizeof err);
+        fclose(f);
+    }
+    if (status == 0 && markup_failed(text)) {
+        status = -1;
+        err[0] = '\0';
+    }
+    free(text);
+    if (status == 0) {
+        return 0;
+    }
+    if (err[0] != '\0') {
+        fprintf(stderr, "%s\n", err);
+    } else {
+        hint_prose_shift(doc);
+    }
+    nw_free(doc);
+    return -1;
 }
 
 int main(int argc, char **argv) {
@@ -271,75 +538,21 @@ int main(int argc, char **argv) {
         return 2;
     }
     struct nw_doc doc;
-    if (nw_load(stdin, &doc) != 0) {
+    if (load(stdin, &doc) != 0) {
         return 1;
     }
-    struct lint l = {&doc, 0};
-    int title_seen = 0;
-    check_items(&l, &title_seen);
-    check_names(&l);
-
-    size_t roots = 0;
-    for (size_t i = 0; i < doc.n; ++i) {
-        const struct nw_chunk *c = &doc.chunks[i];
-        roots += c->is_code && c->piece == 1 && nw_is_file_name(c->name) &&
-                 !nw_is_used(&doc, c->name);
-    }
-    if (doc.n == 0 || doc.lines == 0) {
-        report(&l, 1, "the chapter is empty; it needs a '# Title' line, prose "
-                      "and at least one file root%s%s", "", "");
-    } else {
-        if (title_seen != 1) {
-            report(&l, 1, "a chapter opens with its title, a line '# Title'%s%s",
-                   "", "");
-        }
-        if (roots == 0) {
-            report(&l, doc.lines,
-                   "the chapter defines no file root such as <<name.cu>>=%s%s",
-                   "", "");
-        }
-    }
-    char *state = calloc(doc.n ? doc.n : 1, 1);
-    if (state == NULL) {
-        fprintf(stderr, "out of memory\n");
-        return 2;
-    }
-    for (size_t i = 0; i < doc.n; ++i) {
-        const struct nw_chunk *c = &doc.chunks[i];
-        if (c->is_code && c->piece == 1) {
-            find_cycle(&l, c->name, state);
-        }
-    }
-    free(state);
-
+    struct lint l = {&doc, 0, 0};
+    check_saved_as(&l);
+    check_items(&l);
+    check_chapter(&l, check_names(&l));
+    check_cycles(&l);
     if (l.errors > MAX_ERRORS) {
-        fprintf(stderr, "%s: %d more problems not shown\n", doc.file,
-                l.errors - MAX_ERRORS);
+        fprintf(stderr, "%s:%ld: %d more problems, from this one on, not "
+                "shown\n",
+                file_of(&doc), l.hidden_from, l.errors - MAX_ERRORS);
     }
     if (l.errors == 0) {
-        int title_done = 0;
-        for (size_t i = 0; i < doc.n && !title_done; ++i) {
-            const struct nw_chunk *c = &doc.chunks[i];
-            for (size_t j = 0; j < c->n && !c->is_code; ++j) {
-                const char *s = c->items[j].s;
-                if (c->items[j].kind == NW_TEXT && strncmp(s, "# ", 2) == 0) {
-                    printf("title\t%s\n", s + 2);
-                    title_done = 1;
-                    break;
-                }
-            }
-        }
-        for (size_t i = 0; i < doc.n; ++i) {
-            const struct nw_chunk *c = &doc.chunks[i];
-            if (!c->is_code || c->piece != 1) {
-                continue;
-            }
-            if (nw_is_file_name(c->name) && !nw_is_used(&doc, c->name)) {
-                printf("root\t%s\t%ld\n", c->name, c->line);
-            } else if (nw_is_label(c->name)) {
-                printf("label\t%s\t%ld\n", c->name, c->line);
-            }
-        }
+        print_meta(&doc);
     }
     int status = l.errors ? 1 : 0;
     nw_free(&doc);

@@ -62,7 +62,10 @@ read=()
 for c in "${book[@]}"; do
     if in_list "$c" "${changed[@]}" || [ ! -e "$b/meta/$c.nwpipe" ] ||
        [ ! -e "$b/meta/$c.lines" ]; then
-        "$MARKUP" "chapters/$c.nw" >"$work/$c.nwpipe"
+        # Where markup fails (it says why), chapter-meta reads what it
+        # wrote all the same, to say how to write what markup refused.
+        "$MARKUP" "chapters/$c.nw" >"$work/$c.nwpipe" ||
+            { "$CHAPTER_META" <"$work/$c.nwpipe" >/dev/null; exit 1; }
         "$CHAPTER_META" <"$work/$c.nwpipe" >"$work/$c.lines"
         read+=("$c")
     fi

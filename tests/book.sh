@@ -204,4 +204,113 @@ if make -s -C "$tmp/book" CHAPTERS="escape one" tangle html >"$tmp/out" 2>&1 &&
 else
     fail "a retired label resolves to a note linking its replacement" "$(head -2 "$tmp/out" | tr '\n' ' ')"
 fi
+
+# The class contract, styles/classes.tsv, against what writes and reads the
+# classes: prints one "WHERE<TAB>CLASS<TAB>ELEMENT" line for each class
+# used (ELEMENT empty where the use names none), from the PAGEs given,
+# the template, book.css's selectors and search.js.
+class_uses() { # PAGE...
+    local page
+    for page in "$@" styles/page.html; do
+        tr '\n' ' ' <"$page" | grep -oE '<[A-Za-z][A-Za-z0-9]*[^<>]* class="[^"]*"' |
+            sed -E 's/^<([A-Za-z0-9]+).* class="([^"]*)"$/\1\t\2/' |
+            awk -F'\t' -v w="${page/#"$tmp"\/book\//the scratch book\'s }" '{
+                n = split($2, c, " ")
+                for (i = 1; i <= n; i++) print w "\t" c[i] "\t" $1
+            }'
+    done
+    # book.css: the selectors, without comments and declarations.
+    awk '{ css = css $0 "\n" } END {
+        while ((i = index(css, "/*")) > 0) {
+            j = index(substr(css, i + 2), "*/")
+            css = substr(css, 1, i - 1) (j ? substr(css, i + j + 3) : "")
+        }
+        gsub(/\{[^{}]*\}/, " ", css)
+        while (match(css, /\.[A-Za-z_][A-Za-z0-9_-]*/)) {
+            print "styles/book.css\t" substr(css, RSTART + 1, RLENGTH - 1) "\t"
+            css = substr(css, RSTART + RLENGTH)
+        }
+    }' styles/book.css
+    grep -oE "className = '[^']*'|classList\.[a-z]+\('[^']*'" styles/search.js |
+        sed -E "s/^[^']*'([^']*)'?\$/\1/" | tr ' ' '\n' |
+        sed 's/^/styles\/search.js\t/; s/$/\t/'
+}
+
+# One line for each check of the contract, "NAME<TAB>" and, where it
+# fails, up to three reasons.
+check_contract() { # CONTRACT USES
+    awk -F'\t' '
+    function bad(check, why) {
+        if (++count[check] <= 3) reason[check] = reason[check] (count[check] > 1 ? "; " : "") why
+    }
+    FNR == NR {
+        if ($0 == "" || $0 ~ /^#/) next
+        if (NF != 5 || $1 == "" || $2 == "" || $3 == "" || $4 == "" || $5 == "") {
+            bad("form", FILENAME ":" FNR ": not five columns"); next
+        }
+        if ($1 != "-" && ($1 in named)) bad("form", FILENAME ":" FNR ": name " $1 " given twice")
+        named[$1] = 1
+        n = split($2, cs, " ")
+        for (i = 1; i <= n; i++) {
+            if (cs[i] in elements) bad("form", FILENAME ":" FNR ": class " cs[i] " twice")
+            elements[cs[i]] = ", " $3 ", "
+            writers[cs[i]] = $4
+            order[++classes] = cs[i]
+        }
+        next
+    }
+    {
+        kind = $1 ~ /\.html$/ && $1 != "styles/page.html" ? "pages" : $1
+        if (!($2 in elements)) {
+            if (!((kind, $2) in missing)) bad(kind, $2 " in " $1)
+            missing[kind, $2] = 1
+        } else if ($3 != "" && index(elements[$2], ", " $3 ", ") == 0 && !(($2, $3) in misplaced)) {
+            bad("elements", $2 " on <" $3 "> in " $1)
+            misplaced[$2, $3] = 1
+        }
+        # The classes pandoc writes count as used where book.css styles them.
+        if (kind == "pages" || kind == "styles/search.js" ||
+            (kind == "styles/book.css" && writers[$2] == "pandoc")) used[$2] = 1
+    }
+    END {
+        for (k = 1; k <= classes; k++) {
+            c = order[k]
+            if (!(c in used)) bad("used", c)
+            n = split(writers[c], ws, ", ")
+            for (i = 1; i <= n; i++) {
+                if (ws[i] == "pandoc") continue
+                found = 0
+                while ((getline line < ws[i]) > 0) {
+                    if (line ~ "(^|[^A-Za-z0-9_-])" c "([^A-Za-z0-9_-]|$)") found = 1
+                }
+                close(ws[i])
+                if (!found) bad("writers", ws[i] " does not name " c)
+            }
+        }
+        print "class contract: " classes " classes, five columns, each class once\t" reason["form"]
+        print "class contract: every class on the pages is in it\t" reason["pages"]
+        print "class contract: every class of the template is in it\t" reason["styles/page.html"]
+        print "class contract: every class book.css selects is in it\t" reason["styles/book.css"]
+        print "class contract: every class search.js makes is in it\t" reason["styles/search.js"]
+        print "class contract: each class only on the elements it lists\t" reason["elements"]
+        print "class contract: every class in it is on a page or made by search.js (pandoc\047s: or styled)\t" reason["used"]
+        print "class contract: each writer it names writes its classes\t" reason["writers"]
+    }' "$1" "$2"
+}
+
+# The book's pages, and the scratch book's with a retired label.
+contract=styles/classes.tsv
+class_uses "$B"/html/*.html "$tmp"/book/build/html/*.html >"$tmp/uses"
+while IFS=$'\t' read -r name why; do
+    if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
+done < <(check_contract "$contract" "$tmp/uses")
+# The browser test takes its classes from the contract and writes none.
+written=$(grep -v '^ *//' tests/browser/check.js |
+    grep -oE "[\"'\`][a-z0-9]*\.[A-Za-z_][A-Za-z0-9_-]*" |
+    sed 's/.*\.//' | sort -u | grep -xF -f <(awk -F'\t' '!/^#/ && NF == 5 { print $2 }' "$contract" | tr ' ' '\n'))
+if [ -z "$written" ]; then
+    pass "class contract: the browser test writes no class of it"
+else
+    fail "class contract: the browser test writes no class of it" "$(echo "$written" | head -3 | tr '\n' ' ')"
+fi
 exit $failed

@@ -1,8 +1,10 @@
 // Opens every page of the built book in headless chromium, at a desktop
 // width and at 390 px, and prints one line per check: "PASS name",
-// "FAIL name: why". Screenshots go to SHOTS. See run.sh.
+// "FAIL name: why". Screenshots go to SHOTS. The book's own structure is
+// found through its classes, taken by name from CONTRACT
+// (styles/classes.tsv); no class is written out here. See run.sh.
 //
-// usage: node check.js HTML_DIR SHOTS CHROMIUM
+// usage: node check.js HTML_DIR SHOTS CHROMIUM CONTRACT
 'use strict';
 
 const fs = require('fs');
@@ -10,7 +12,7 @@ const path = require('path');
 const { pathToFileURL, fileURLToPath } = require('url');
 const { chromium } = require('playwright-core');
 
-const [htmlDir, shotDir, exe] = process.argv.slice(2).map((a, i) =>
+const [htmlDir, shotDir, exe, contractFile] = process.argv.slice(2).map((a, i) =>
   i < 2 ? path.resolve(a) : a);
 
 const kDesktop = { width: 1280, height: 900 };
@@ -21,30 +23,51 @@ let failed = 0;
 const pass = (name) => console.log(`PASS ${name}`);
 const fail = (name, why) => { console.log(`FAIL ${name}: ${why}`); failed = 1; };
 
-// Everything a page knows about itself, gathered in the page.
-function survey() {
+// The classes of the contract by their names, as selectors: sel.chunkRef
+// is '.chunk-ref'. Every name this file looks up in sel, here and in the
+// page, must be one the contract gives: in the page a selector made of a
+// missing one would only match nothing.
+function readContract(file) {
+  const sel = {};
+  fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    if (line === '' || line.startsWith('#')) return;
+    const cols = line.split('\t');
+    if (cols.length !== 5) throw new Error(`${file}:${i + 1}: ${cols.length} columns, not 5`);
+    if (cols[0] !== '-') sel[cols[0]] = '.' + cols[1];
+  });
+  const missing = [...fs.readFileSync(__filename, 'utf8').matchAll(/\bsel\.(\w+)/g)]
+    .map((m) => m[1]).filter((name) => !Object.hasOwn(sel, name));
+  if (missing.length) {
+    throw new Error(`${file} gives no class the name ${[...new Set(missing)].join(', ')}, which check.js uses`);
+  }
+  return sel;
+}
+
+// Everything a page knows about itself, gathered in the page; sel is the
+// contract's selectors.
+function survey(sel) {
   const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
   const seen = new Set();
   const dups = ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
   const links = [...document.querySelectorAll('a[href]')].map((a) => a.href);
-  const refs = [...document.querySelectorAll('a.chunk-ref')].map((a) => {
+  const refs = [...document.querySelectorAll(`a${sel.chunkRef}`)].map((a) => {
     const id = decodeURIComponent(a.hash.slice(1));
     const target = document.getElementById(id);
-    const name = target && target.querySelector('.chunk-head .chunk-name');
+    const name = target && target.querySelector(`${sel.chunkHead} ${sel.chunkName}`);
     return {
       text: a.textContent.trim(), id,
-      chunk: !!target && target.classList.contains('chunk'),
+      isChunk: !!target && target.matches(sel.chunk),
       name: name ? name.textContent.trim() : null,
     };
   });
   const headings = [...document.querySelectorAll('main h1[id], main h2[id], main h3[id], main h4[id]')]
     .filter((h) => {
-      const a = h.querySelector('a.permalink');
+      const a = h.querySelector(`a${sel.permalink}`);
       return !a || a.getAttribute('href') !== '#' + h.id;
     }).map((h) => h.id);
-  const chunks = [...document.querySelectorAll('div.chunk[id]')]
+  const chunks = [...document.querySelectorAll(`div${sel.chunk}[id]`)]
     .filter((c) => {
-      const a = c.querySelector('.chunk-head a.chunk-name');
+      const a = c.querySelector(`${sel.chunkHead} a${sel.chunkName}`);
       return !a || a.getAttribute('href') !== '#' + c.id;
     }).map((c) => c.id);
   const images = [...document.images].filter((i) => !(i.complete && i.naturalWidth > 0))
@@ -73,13 +96,14 @@ function survey() {
   return {
     ids, dups, links, refs, headings, chunks, images, wide,
     scrollWidth: document.documentElement.scrollWidth, width: w,
-    chapters: document.querySelectorAll('.book-nav .book-chapters li').length,
-    toc: !!document.querySelector('.page-toc'),
+    chapters: document.querySelectorAll(`${sel.bookNav} ${sel.bookChapters} li`).length,
+    toc: !!document.querySelector(sel.pageToc),
     title: document.title,
   };
 }
 
 async function main() {
+  const sel = readContract(contractFile);
   fs.mkdirSync(shotDir, { recursive: true });
   const pages = fs.readdirSync(htmlDir).filter((f) => f.endsWith('.html')).sort();
   const browser = await chromium.launch({
@@ -126,7 +150,7 @@ async function main() {
     try {
       for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
         const { page, problems } = await open(ctx, file);
-        const s = await page.evaluate(survey);
+        const s = await page.evaluate(survey, sel);
         for (const p of problems) {
           if (!loads.includes(p)) loads.push(p);
         }
@@ -184,10 +208,10 @@ async function main() {
     if (broken.length) fail(`browser: links on ${file}`, [...new Set(broken)].slice(0, 4).join(', '));
     else pass(`browser: links on ${file} (${s.links.length}, every file and anchor there)`);
     if (s.refs.length) {
-      const bad = s.refs.filter((r) => !r.chunk || r.name !== r.text);
+      const bad = s.refs.filter((r) => !r.isChunk || r.name !== r.text);
       if (bad.length) {
         fail(`browser: chunk references on ${file}`, bad.slice(0, 3).map((r) =>
-          `${r.text} -> #${r.id} (${r.chunk ? 'lands on ' + r.name : 'no chunk there'})`).join(', '));
+          `${r.text} -> #${r.id} (${r.isChunk ? 'lands on ' + r.name : 'no chunk there'})`).join(', '));
       } else {
         pass(`browser: chunk references on ${file} (${s.refs.length}, each lands on its chunk)`);
       }
@@ -201,18 +225,18 @@ async function main() {
     if (!s || !s.refs.length) continue;
     for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
       const { page } = await open(ctx, file);
-      const ref = page.locator('a.chunk-ref').nth(Math.floor(s.refs.length / 2));
+      const ref = page.locator(`a${sel.chunkRef}`).nth(Math.floor(s.refs.length / 2));
       const id = s.refs[Math.floor(s.refs.length / 2)].id;
       await ref.scrollIntoViewIfNeeded();
       await ref.click();
       await page.waitForTimeout(100);
-      const where = await page.evaluate((target) => {
+      const where = await page.evaluate(([target, topBar]) => {
         const t = document.getElementById(target);
-        const bar = document.querySelector('.top-bar');
+        const bar = document.querySelector(topBar);
         const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
         const r = t.getBoundingClientRect();
         return { hash: decodeURIComponent(location.hash.slice(1)), top: r.top, barH, h: innerHeight };
-      }, id);
+      }, [id, sel.topBar]);
       if (where.hash !== id || where.top < where.barH - 1 || where.top > where.h / 2) {
         fail(`browser: following a chunk reference on ${file} (${kind})`,
           `#${where.hash}: the chunk's top at ${Math.round(where.top)} px, the bar ${Math.round(where.barH)} px`);
@@ -232,27 +256,27 @@ async function main() {
     const { page, problems } = await open(dark, file);
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const lum = (bg.match(/\d+/g) || [255, 255, 255]).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 765;
-    await page.evaluate(() => {
-      const c = document.querySelector('figure, div.chunk');
+    await page.evaluate((chunk) => {
+      const c = document.querySelector(`figure, div${chunk}`);
       if (c) c.scrollIntoView();
-    });
+    }, sel.chunk);
     await page.screenshot({ path: path.join(shotDir, `${base}-dark.png`) });
     if (lum > 0.3 || problems.length) fail(`browser: ${file} in the dark`, problems[0] || `the page is light (${bg})`);
     else pass(`browser: ${file} follows a dark system setting`);
 
     await page.emulateMedia({ media: 'print', colorScheme: 'light' });
-    const printed = await page.evaluate(() => {
-      const hidden = ['.book-nav', '.top-bar', '.page-turn'].filter((sel) => {
-        const e = document.querySelector(sel);
+    const printed = await page.evaluate((navigation) => {
+      const hidden = navigation.filter((s) => {
+        const e = document.querySelector(s);
         return e && getComputedStyle(e).display !== 'none';
       });
       const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
       return { hidden, cut };
-    });
-    await page.evaluate(() => {
-      const c = document.querySelector('div.chunk');
+    }, [sel.bookNav, sel.topBar, sel.pageTurn]);
+    await page.evaluate((chunk) => {
+      const c = document.querySelector(`div${chunk}`);
       if (c) c.scrollIntoView();
-    });
+    }, sel.chunk);
     await page.screenshot({ path: path.join(shotDir, `${base}-print.png`) });
     if (printed.hidden.length || printed.cut) {
       fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off`);
@@ -265,13 +289,15 @@ async function main() {
   }
 
   // Search, from the box in the navigation, with no server.
+  const searchBox = `${sel.search} input[type="search"]`;
+  const resultLinks = `${sel.searchResults} li a`;
   {
     const { page, problems } = await open(desktop, 'index.html');
     const name = 'browser: search finds a chunk';
     try {
-      await page.fill('#search-box', 'blelloch sweeps');
-      await page.waitForSelector('#search-results li a', { timeout: 5000 });
-      const results = await page.$$eval('#search-results li a', (as) => as.map((a) => a.href));
+      await page.fill(searchBox, 'blelloch sweeps');
+      await page.waitForSelector(resultLinks, { timeout: 5000 });
+      const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
       await page.screenshot({ path: path.join(shotDir, 'search-desktop.png') });
       const first = new URL(results[0]);
       const file = path.relative(htmlDir, fileURLToPath(first.href.split('#')[0]));
@@ -289,11 +315,11 @@ async function main() {
     const { page, problems } = await open(phone, 'index.html');
     const name = `browser: the navigation opens at ${kPhone.width} px`;
     try {
-      const before = await page.isVisible('.book-nav');
-      await page.click('label.nav-button');
-      const after = await page.isVisible('.book-nav');
-      await page.fill('#search-box', 'cudaMemPrefetchAsync');
-      await page.waitForSelector('#search-results li a', { timeout: 5000 });
+      const before = await page.isVisible(sel.bookNav);
+      await page.click(`label${sel.navButton}`);
+      const after = await page.isVisible(sel.bookNav);
+      await page.fill(searchBox, 'cudaMemPrefetchAsync');
+      await page.waitForSelector(resultLinks, { timeout: 5000 });
       await page.screenshot({ path: path.join(shotDir, 'search-phone.png') });
       if (before || !after) fail(name, before ? 'shown before the button is pressed' : 'not shown after');
       else if (problems.length) fail(name, problems[0]);

@@ -5,7 +5,8 @@
 # script error, a request that leaves the machine, a broken link or anchor,
 # a chunk reference that does not land on its chunk, or a width greater
 # than the window. Screenshots of each page at both widths (and of the
-# chapters in the dark and in print) go to build/screenshots/.
+# chapters in the dark and in print) go to build/screenshots/. The pages'
+# classes come from their contract, styles/classes.tsv, by name.
 #
 # The browser is driven through playwright-core (pinned by package-lock.json
 # here, installed with npm into build/browser/), which talks to the system's
@@ -49,4 +50,5 @@ if ! cmp -s tests/browser/package-lock.json "$dir/package-lock.json" ||
     fi
 fi
 rm -rf "$B/screenshots"
-NODE_PATH=$dir/node_modules node tests/browser/check.js "$B/html" "$B/screenshots" "$chromium"
+NODE_PATH=$dir/node_modules node tests/browser/check.js "$B/html" "$B/screenshots" "$chromium" \
+    styles/classes.tsv

@@ -92,16 +92,17 @@ endif
 
 export BOOK_LOCK := $(or $(TMPDIR),/tmp)/book$(subst /,_,$(abspath $(B))).lock
 
-# build/chapters.list: the book's chapters, rewritten (by make itself, with
-# no command) only when CHAPTERS changes, so that the pages that list the
-# chapters follow the list, and a chapter taken out of it loses its outputs.
+# build/chapters.list: the book's chapters as last built. When CHAPTERS
+# differs, the tangle runs (and writes the list anew, where it succeeds), so
+# that the pages that list the chapters follow the list, and a chapter taken
+# out of it loses its outputs.
 LIST := $(B)/chapters.list
-ifneq ($(file <$(LIST)),$(CHAPTERS))
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
-$(shell mkdir -p $(B))
-$(file >$(LIST),$(CHAPTERS))
+ifneq ($(strip $(file <$(LIST))),$(strip $(CHAPTERS)))
+LIST_CHANGED := list-changed
 endif
-endif
+.PHONY: list-changed
+list-changed: ;
+$(LIST): $(B)/stamp/tangled ;
 
 # Begins a recipe that writes $@.tmp and renames it: a failure or an
 # interrupt leaves no .tmp behind.
@@ -184,7 +185,7 @@ $(LUNR_JS):
 
 tangled-again = $(if $(filter-out chapters/%.nw $(REGISTRY),$(1)),$(CHAPTERS),\
                   $(patsubst chapters/%.nw,%,$(filter chapters/%.nw,$(1))))
-$(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST) tools/book/tangle.sh \
+$(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh \
                     $(chapter-meta) $(snippet-marks) $(nav) | $(NOTANGLE_BIN) $(B)/stamp
 	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
 	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))

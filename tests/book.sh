@@ -187,14 +187,14 @@ for ch in one two; do
         "$ch" "$ch" >"$tmp/book/chapters/$ch.nw"
 done
 printf 'shared-label\tone\n' >"$tmp/book/chapters/labels.tsv"
-KEEP=1 expect_error "make rejects a label defined in two chapters" \
+expect_error "make rejects a label defined in two chapters" \
     "chapters/two.nw:8: snippet label shared-label is already defined at chapters/one.nw:8" \
     CHAPTERS="escape one two" tangle html
 # A published label that disappears fails the build; retired with a
 # replacement, its anchor still resolves to a note linking there.
 rm -f "$tmp/book/chapters/two.nw"
 sed -i 's/shared-label/renamed-label/g' "$tmp/book/chapters/one.nw"
-KEEP=1 expect_error "make rejects a published label that disappeared" \
+expect_error "make rejects a published label that disappeared" \
     "published label shared-label is no longer defined in chapters/one.nw" \
     CHAPTERS="escape one" tangle html
 printf 'shared-label\tone\trenamed-label\nrenamed-label\tone\n' >"$tmp/book/chapters/labels.tsv"

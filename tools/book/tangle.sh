@@ -19,7 +19,8 @@
 # title, roots and labels (BUILD/meta/NAME.tsv) change only when they do.
 #
 # What the book no longer has goes: the files of a root a chapter stopped
-# tangling, and every output of a chapter no longer in the book.
+# tangling, and every output of a chapter no longer in the book. Last,
+# BUILD/chapters.list names the book's chapters, changed only when they do.
 #
 # Environment: MARKUP, NT (noweb's), CHAPTER_META, SNIPPET_MARKS and
 # SNIPPETS (the book's tools).
@@ -122,3 +123,7 @@ for m in "$b"/meta/*.lines; do
     rm -f "$b/meta/$c".* "$b/md/$c".* "$b/deps/$c.mk" "$b/html/$c.html" \
           "$b/notebooks/$c.ipynb" "$b/html/notebooks/$c.ipynb" "$b/stamp/$c".*
 done
+# The book as built, for the pages that list its chapters.
+echo "${book[*]}" >"$work/chapters.list"
+cmp -s "$work/chapters.list" "$b/chapters.list" ||
+    mv -f "$work/chapters.list" "$b/chapters.list"

@@ -34,7 +34,7 @@ SHELL := tools/build-lock
 # Markdown), not deleted as intermediate; a stamp that goes missing is remade.
 .PRECIOUS: $(B)/tools/% $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
            $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/charts/%.gp $(B)/charts/%.md \
-           $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe $(B)/deps/%.mk
+           $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .SECONDEXPANSION:
@@ -125,13 +125,7 @@ NOTEBOOKS := $(CHAPTERS:%=$(B)/notebooks/%.ipynb)
 
 # Which files and programs each chapter tangles, read from its meta file.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
-# A chapter new to the book starts with an empty one, which make then
-# remakes, so that it does not first say the file is missing.
-$(if $(filter-out $(wildcard $(CHAPTERS:%=$(B)/deps/%.mk)),$(CHAPTERS:%=$(B)/deps/%.mk)),\
-  $(shell mkdir -p $(B)/deps)\
-  $(foreach f,$(filter-out $(wildcard $(CHAPTERS:%=$(B)/deps/%.mk)),$(CHAPTERS:%=$(B)/deps/%.mk)),\
-    $(file >$(f),)))
-include $(CHAPTERS:%=$(B)/deps/%.mk)
+include $(B)/book.mk
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
 PROGRAMS := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
@@ -199,15 +193,10 @@ $(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tool
 # chapter's pipeline; both follow every edit.
 $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe: $(B)/stamp/tangled ;
 
-# The roots of a chapter, as make variables and rules.
-$(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
-	$(Q)$(TRAP)awk -F'\t' -v ch=$* -v b=$(B) ' \
-	  $$1 == "root" { roots = roots " " $$2; \
-	    if ($$2 ~ /\.cu$$/) { p = $$2; sub(/\.cu$$/, "", p); progs = progs " " p; \
-	      print b "/bin/" p ": " b "/src/" $$2 } \
-	    print b "/src/" $$2 " " b "/lsrc/" $$2 ": " b "/stamp/tangled ;" } \
-	  END { print "ROOTS." ch " :=" roots; print "PROGS." ch " :=" progs }' \
-	  $< > $@.tmp && mv -f $@.tmp $@
+# build/book.mk, which tangle.sh writes: each chapter's roots and programs,
+# as ROOTS.NAME and PROGS.NAME. Every tangled file is made by the tangle.
+$(B)/book.mk: $(B)/stamp/tangled ;
+$(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 
 # Published labels are a public interface: each must stay where lessons
 # found it, or be retired with a replacement.
@@ -241,7 +230,7 @@ cite: $(B)/snippets.tsv
 # a program is compiled again when a header it includes changes (and, as for
 # the program itself, not when only the prose around it does).
 
-$(B)/bin/%: | $(B)/bin $(B)/deps
+$(B)/bin/%: $(B)/src/%.cu | $(B)/bin $(B)/deps
 	$(call say,NVCC,$*)
 	$(Q)trap 'rm -f $@.tmp $(B)/deps/$*.d.tmp' EXIT; \
 	$(call compile-cmd,$*,$@.tmp,$(B)/lsrc/$*.cu) -MMD -MF $(B)/deps/$*.d.tmp; \
@@ -268,7 +257,7 @@ $(B)/md/%.refs: $(B)/md/%.md ;
 
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript after its chart where it has one.
-$(B)/md/%.run.md: $(B)/deps/%.mk $(run-md) tools/compile.mk \
+$(B)/md/%.run.md: $(B)/meta/%.tsv $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p/*.txt)) \
                   $$(call chart-md,$$(PROGS.$$*)) | $(B)/md
 	$(Q)$(TRAP)$(run-md) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
@@ -349,7 +338,7 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 # check. pandoc writes the JSON; the cell ids it makes up are replaced by
 # numbered ones, so that a notebook changes only when the chapter does.
 
-$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/deps/%.mk $(notebook-md) tools/compile.mk \
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(notebook-md) tools/compile.mk \
                  $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt)) \
                  | $(B)/md

@@ -20,7 +20,8 @@
 #
 # What the book no longer has goes: the files of a root a chapter stopped
 # tangling, and every output of a chapter no longer in the book. Last,
-# BUILD/chapters.list names the book's chapters, changed only when they do.
+# BUILD/chapters.list names the book's chapters, and BUILD/book.mk their
+# roots and programs for make, each changed only when they change.
 #
 # Environment: MARKUP, NT (noweb's), CHAPTER_META, SNIPPET_MARKS and
 # SNIPPETS (the book's tools).
@@ -120,10 +121,18 @@ for m in "$b"/meta/*.lines; do
     for r in $(roots_of "$m"); do
         drop_root "$r"
     done
-    rm -f "$b/meta/$c".* "$b/md/$c".* "$b/deps/$c.mk" "$b/html/$c.html" \
+    rm -f "$b/meta/$c".* "$b/md/$c".* "$b/html/$c.html" \
           "$b/notebooks/$c.ipynb" "$b/html/notebooks/$c.ipynb" "$b/stamp/$c".*
 done
 # The book as built, for the pages that list its chapters.
 echo "${book[*]}" >"$work/chapters.list"
 cmp -s "$work/chapters.list" "$b/chapters.list" ||
     mv -f "$work/chapters.list" "$b/chapters.list"
+# What make reads of the book: each chapter's roots and programs.
+for c in "${book[@]}"; do
+    roots=$(roots_of "$b/meta/$c.lines" | tr '\n' ' ')
+    progs=$(roots_of "$b/meta/$c.lines" | sed -n 's/\.cu$//p' | tr '\n' ' ')
+    echo "ROOTS.$c := ${roots% }"
+    echo "PROGS.$c := ${progs% }"
+done >"$work/book.mk"
+cmp -s "$work/book.mk" "$b/book.mk" || mv -f "$work/book.mk" "$b/book.mk"

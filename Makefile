@@ -226,10 +226,11 @@ $(B)/bin/%: | $(B)/bin
 # book (META) and keeps anchors for labels the registry marks retired.
 $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(REGISTRY) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
-	$(Q)$(chapter-md) $(B)/md/$*.refs.tmp $(REGISTRY) $(META) < $< > $@.tmp
-	$(Q)mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && mv -f $@.tmp $@
+	$(Q)$(chapter-md) $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp
+	$(Q)mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
+	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && mv -f $@.tmp $@
 
-$(B)/md/%.refs: $(B)/md/%.md ;
+$(B)/md/%.refs $(B)/md/%.chunks: $(B)/md/%.md ;
 
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript after its chart where it has one.

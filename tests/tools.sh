@@ -53,7 +53,7 @@ for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
     if "$MARKUP" "$nw" | "$asan/chapter-meta" >/dev/null 2>"$gen/err" &&
        "$MARKUP" "$nw" | "$asan/snippet-marks" >/dev/null 2>>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/chapter-md" "$gen/refs" chapters/labels.tsv \
+       "$MARKUP" "$nw" | "$asan/chapter-md" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
            "${metas[@]}" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else

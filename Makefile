@@ -298,9 +298,12 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/pag
 
 # Search: lunr, our script, and the index of every page, as a script so
 # that it loads from file:// too.
-$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(search-index)
+# Each chapter's page is read with its chunks, as chapter-md listed them.
+$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(CHAPTERS:%=$(B)/md/%.chunks) \
+                           $(search-index)
 	$(call say,INDEX,$@)
-	$(Q)$(search-index) $(B)/html/index.html $(PAGES) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(search-index) $(B)/html/index.html \
+	  $(foreach c,$(CHAPTERS),$(B)/html/$(c).html $(B)/md/$(c).chunks) > $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/search.js: styles/search.js | $(B)/html
 	$(Q)cp $< $@.tmp && mv -f $@.tmp $@

@@ -69,10 +69,16 @@ for nw in chapters/*.nw; do
 done
 if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     : >"$gen/err"
+    pages=()
+    for page in "$B"/html/*.html; do
+        pages+=("$page")
+        chunks=$B/md/$(basename "$page" .html).chunks
+        [ -f "$chunks" ] && pages+=("$chunks")
+    done
     "$asan/index-pages" labels "$B/snippets.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
-    "$asan/search-index" "$B"/html/*.html >"$gen/index.js" 2>>"$gen/err"
+    "$asan/search-index" "${pages[@]}" >"$gen/index.js" 2>>"$gen/err"
     rc=$?
     if [ "$rc" -ne 0 ]; then
         fail "sanitized index-pages, heading-links, search-index on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"

@@ -193,10 +193,10 @@ $(B)/deps/%.mk: $(B)/meta/%.tsv | $(B)/deps
 # The table changes only when a label or its lines do; a prose edit, which
 # moves every line of its chapter, remakes nothing that depends on it.
 $(B)/stamp/snippets: $(LINES) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) \
-                     $(nav) | $(B)/stamp
+                     $(snippets) | $(B)/stamp
 	$(call say,INDEX,$(B)/snippets.tsv)
-	$(Q)$(nav) registry $(REGISTRY) $(LINES)
-	$(Q)$(nav) snippets $(B)/src $(LINES) > $(B)/snippets.tsv.tmp
+	$(Q)$(snippets) registry $(REGISTRY) $(LINES)
+	$(Q)$(snippets) table $(B)/src $(LINES) > $(B)/snippets.tsv.tmp
 	$(Q)$(call update,$(B)/snippets.tsv) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
 

@@ -78,14 +78,18 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     "$asan/index-pages" labels "$B/snippets.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
+    "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/nav" index "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/snippets" registry chapters/labels.tsv "${metas[@]}" 2>>"$gen/err" &&
+    "$asan/snippets" table "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/search-index" "${pages[@]}" >"$gen/index.js" 2>>"$gen/err"
     rc=$?
     if [ "$rc" -ne 0 ]; then
-        fail "sanitized index-pages, heading-links, search-index on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"
+        fail "sanitized index-pages, heading-links, nav, snippets, search-index on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"
     elif LC_ALL=C grep -q '[^ -~]\|<' "$gen/index.js"; then
-        fail "sanitized index-pages, heading-links, search-index on the book" "the search index holds a '<' or a byte outside printable ASCII"
+        fail "sanitized index-pages, heading-links, nav, snippets, search-index on the book" "the search index holds a '<' or a byte outside printable ASCII"
     else
-        pass "sanitized index-pages, heading-links, search-index on the book"
+        pass "sanitized index-pages, heading-links, nav, snippets, search-index on the book"
     fi
     for meta in "${metas[@]}"; do
         ch=$(basename "$meta" .tsv)
@@ -107,7 +111,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         fi
     done
 else
-    skip "sanitized index-pages, heading-links, search-index, notebook-md on the book" "the book is not built"
+    skip "sanitized index-pages, heading-links, nav, snippets, search-index, notebook-md on the book" "the book is not built"
 fi
 
 # chart, on every chart spec, against a transcript made from the

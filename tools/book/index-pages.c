@@ -487,9 +487,10 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
     printf("---\ntitle: Chunks\n...\n\n");
     printf("Every named chunk of the book's code, by name, with the chapter "
            "that defines it, its pieces, the chunks that use it and the files "
-           "it is tangled into. A name in \xe2\x9f\xa8" "angle brackets\xe2\x9f\xa9"
-           " leads to the code on its chapter's page. Snippet labels, the "
-           "names lessons cite, have [an index of their own](labels.html)."
+           "it is tangled into. A name in \xe2\x9f\xa8"
+           "angle brackets\xe2\x9f\xa9 leads to the code on its chapter's "
+           "page. Snippet labels, the names lessons cite, have [an index of "
+           "their own](labels.html)."
            "\n\n");
     if (n == 0) {
         printf("The book has no chunks yet.\n");

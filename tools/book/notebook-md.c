@@ -150,7 +150,8 @@ static void prose_lines(struct prose *st, const char *text) {
         size_t indent = strspn(p, " ");
         const char *s = p + indent;
         char ch = s[0];
-        size_t run = (ch == '`' || ch == '~') ? strspn(s, ch == '`' ? "`" : "~") : 0;
+        size_t run =
+            (ch == '`' || ch == '~') ? strspn(s, ch == '`' ? "`" : "~") : 0;
         if (indent < 4 && !st->in_fence && run >= 3) {
             run = run < sizeof st->fence ? run : sizeof st->fence - 1;
             memcpy(st->fence, s, run);

@@ -236,7 +236,8 @@ static int inline_tag(const char *name) {
 }
 
 static int is_heading(const char *name) {
-    return name[0] == 'h' && name[1] >= '1' && name[1] <= '6' && name[2] == '\0';
+    return name[0] == 'h' && name[1] >= '1' && name[1] <= '6' &&
+           name[2] == '\0';
 }
 
 static char *trimmed(const struct nw_buf *b) {
@@ -502,7 +503,8 @@ static void put_js(const char *s) {
                 len = 3;
             } else if ((cp & 0xF8) == 0xF0 && (p[1] & 0xC0) == 0x80 &&
                        (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80) {
-                cp = ((cp & 0x07) << 18) | ((unsigned long)(p[1] & 0x3F) << 12) |
+                cp = ((cp & 0x07) << 18) |
+                     ((unsigned long)(p[1] & 0x3F) << 12) |
                      ((unsigned long)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
                 len = 4;
             } else {
@@ -519,7 +521,8 @@ static void put_js(const char *s) {
             printf("\\u%04lx", cp);
         } else {
             cp -= 0x10000;
-            printf("\\u%04lx\\u%04lx", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+            printf("\\u%04lx\\u%04lx", 0xD800 + (cp >> 10),
+                   0xDC00 + (cp & 0x3FF));
         }
     }
     putchar('"');
@@ -527,6 +530,7 @@ static void put_js(const char *s) {
 
 /* The documents, as the script search.js loads. */
 static void put_index(const struct index *ix) {
+    /* The tool's old name: published indexes begin so, and stay alike. */
     printf("/* The book's search index, written by nwsearch. */\n"
            "window.BOOK_INDEX = {\"docs\": [\n");
     size_t shown = 0;

@@ -35,9 +35,10 @@ void nw_put_md_code(FILE *out, const char *s);
  * where it has none), the closing fence and a newline. */
 void nw_buf_code_block(struct nw_buf *b, const char *attrs, const char *text);
 void nw_put_code_block(FILE *out, const char *attrs, const char *text);
-/* The length of the fence nw_put_code_block gives a block whose longest
- * run of '~' is longest, and writes of n such fence characters. */
+/* For a writer of code blocks item by item: the length of the fence that
+ * nw_put_code_block gives text whose longest run of '~' is longest. */
 size_t nw_fence_length(size_t longest);
+/* n times ch: a fence, or a run of backticks. */
 void nw_put_run(FILE *out, char ch, size_t n);
 
 /* The length of the longest run of ch in s. */

@@ -110,7 +110,8 @@ static int read_line(struct reader *r, const char *buf) {
         r->line = 1;
     } else if (keyword(buf, "@begin", &rest)) {
         if (r->cur != NULL) {
-            return fail(r, r->line, "malformed pipeline: @begin inside a chunk");
+            return fail(r, r->line,
+                        "malformed pipeline: @begin inside a chunk");
         }
         r->cur = new_chunk(r->doc, strncmp(rest, "code", 4) == 0);
     } else if (keyword(buf, "@end", &rest)) {

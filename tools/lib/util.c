@@ -64,7 +64,9 @@ void nw_buf_add(struct nw_buf *b, const char *s, size_t n) {
     b->s[b->n] = '\0';
 }
 
-void nw_buf_puts(struct nw_buf *b, const char *s) { nw_buf_add(b, s, strlen(s)); }
+void nw_buf_puts(struct nw_buf *b, const char *s) {
+    nw_buf_add(b, s, strlen(s));
+}
 
 void nw_buf_put(FILE *out, struct nw_buf *b) {
     if (b->n > 0) {

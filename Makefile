@@ -33,7 +33,7 @@ SHELL := tools/build-lock
 # What pattern rules make in build/ is kept (a chart's script, a notebook's
 # Markdown), not deleted as intermediate; a stamp that goes missing is remade.
 .PRECIOUS: $(B)/tools/% $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
-           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/charts/%.gp $(B)/charts/%.md \
+           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/charts/%.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -180,11 +180,11 @@ $(LUNR_JS):
 tangled-again = $(if $(filter-out chapters/%.nw $(REGISTRY),$(1)),$(CHAPTERS),\
                   $(patsubst chapters/%.nw,%,$(filter chapters/%.nw,$(1))))
 $(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh \
-                    $(chapter-meta) $(snippet-marks) $(nav) | $(NOTANGLE_BIN) $(B)/stamp
+                    $(chapter-meta) $(snippet-marks) $(snippets) | $(NOTANGLE_BIN) $(B)/stamp
 	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
 	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))
 	$(Q)MARKUP=$(MARKUP) NT=$(NT) CHAPTER_META=$(chapter-meta) \
-	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(nav) \
+	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(snippets) \
 	  tools/book/tangle.sh $(B) $(REGISTRY) $(CHAPTERS) -- $(call tangled-again,$?)
 	$(Q)touch $@
 
@@ -202,10 +202,10 @@ $(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 # found it, or be retired with a replacement.
 # The table changes only when a label or its lines do; a prose edit, which
 # moves every line of its chapter, remakes nothing that depends on it.
-$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(nav) | $(B)/stamp
+$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(snippets) | $(B)/stamp
 	$(call say,INDEX,$(B)/snippets.tsv)
 	$(Q)trap 'rm -f $(B)/snippets.tsv.tmp' EXIT; \
-	$(nav) snippets $(B)/src $(LINES) > $(B)/snippets.tsv.tmp; \
+	$(snippets) table $(B)/src $(LINES) > $(B)/snippets.tsv.tmp; \
 	$(call update,$(B)/snippets.tsv) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
 
@@ -249,11 +249,12 @@ $(B)/bin/%: $(B)/src/%.cu | $(B)/bin $(B)/deps
 # book (META) and keeps anchors for labels the registry marks retired.
 $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
-	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp' EXIT; \
-	$(chapter-md) $(B)/md/$*.refs.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
-	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && mv -f $@.tmp $@
+	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp' EXIT; \
+	$(chapter-md) $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
+	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
+	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && mv -f $@.tmp $@
 
-$(B)/md/%.refs: $(B)/md/%.md ;
+$(B)/md/%.refs $(B)/md/%.chunks: $(B)/md/%.md ;
 
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript after its chart where it has one.
@@ -322,9 +323,12 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/pag
 
 # Search: lunr, our script, and the index of every page, as a script so
 # that it loads from file:// too.
-$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(LIST) $(search-index)
+# Each chapter's page is read with its chunks, as chapter-md listed them.
+$(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(CHAPTERS:%=$(B)/md/%.chunks) \
+                           $(LIST) $(search-index)
 	$(call say,INDEX,$@)
-	$(Q)$(TRAP)$(search-index) $(B)/html/index.html $(PAGES) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(search-index) $(B)/html/index.html \
+	  $(foreach c,$(CHAPTERS),$(B)/html/$(c).html $(B)/md/$(c).chunks) > $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/search.js: styles/search.js | $(B)/html
 	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@

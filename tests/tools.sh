@@ -53,7 +53,7 @@ for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
     if "$MARKUP" "$nw" | "$asan/chapter-meta" >/dev/null 2>"$gen/err" &&
        "$MARKUP" "$nw" | "$asan/snippet-marks" >/dev/null 2>>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/chapter-md" "$gen/refs" chapters/labels.tsv \
+       "$MARKUP" "$nw" | "$asan/chapter-md" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
            "${metas[@]}" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else
@@ -69,17 +69,27 @@ for nw in chapters/*.nw; do
 done
 if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     : >"$gen/err"
+    pages=()
+    for page in "$B"/html/*.html; do
+        pages+=("$page")
+        chunks=$B/md/$(basename "$page" .html).chunks
+        [ -f "$chunks" ] && pages+=("$chunks")
+    done
     "$asan/index-pages" labels "$B/snippets.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
-    "$asan/search-index" "$B"/html/*.html >"$gen/index.js" 2>>"$gen/err"
+    "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/nav" index "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/snippets" registry chapters/labels.tsv "${metas[@]}" 2>>"$gen/err" &&
+    "$asan/snippets" table "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/search-index" "${pages[@]}" >"$gen/index.js" 2>>"$gen/err"
     rc=$?
     if [ "$rc" -ne 0 ]; then
-        fail "sanitized index-pages, heading-links, search-index on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"
+        fail "sanitized index-pages, heading-links, nav, snippets, search-index on the book" "$(head -3 "$gen/err" | tr '\n' ' ')"
     elif LC_ALL=C grep -q '[^ -~]\|<' "$gen/index.js"; then
-        fail "sanitized index-pages, heading-links, search-index on the book" "the search index holds a '<' or a byte outside printable ASCII"
+        fail "sanitized index-pages, heading-links, nav, snippets, search-index on the book" "the search index holds a '<' or a byte outside printable ASCII"
     else
-        pass "sanitized index-pages, heading-links, search-index on the book"
+        pass "sanitized index-pages, heading-links, nav, snippets, search-index on the book"
     fi
     for meta in "${metas[@]}"; do
         ch=$(basename "$meta" .tsv)
@@ -101,7 +111,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         fi
     done
 else
-    skip "sanitized index-pages, heading-links, search-index, notebook-md on the book" "the book is not built"
+    skip "sanitized index-pages, heading-links, nav, snippets, search-index, notebook-md on the book" "the book is not built"
 fi
 
 # chart, on every chart spec, against a transcript made from the

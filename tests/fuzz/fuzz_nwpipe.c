@@ -1,8 +1,9 @@
-/* libFuzzer target: noweb's pipeline reader (tools/lib/nwpipe.c), on what
+/* libFuzzer target: noweb's pipeline reader (tools/lib/noweb.c), on what
  * markup writes. Every chunk read is also named, classified and anchored,
  * as the tools do with it. */
 #define _POSIX_C_SOURCE 200809L
-#include "../../tools/lib/nwpipe.h"
+#include "../../tools/lib/names.h"
+#include "../../tools/lib/noweb.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (!c->is_code || c->name == NULL) {
                 continue;
             }
-            char anchor[300];
+            char anchor[NW_ANCHOR_MAX];
             nw_anchor(c->name, c->piece, anchor, sizeof anchor);
             (void)nw_is_label(c->name);
             (void)nw_is_phrase(c->name);

@@ -40,7 +40,8 @@ mkdir -p "$out/nwpipe.seeds"
 for nw in chapters/*.nw tests/bad/*.nw tests/fixtures/*.nw; do
     "$MARKUP" "$nw" >"$out/nwpipe.seeds/$(basename "$nw").pipe" 2>/dev/null
 done
-build nwpipe tests/fuzz/fuzz_nwpipe.c tools/lib/nwpipe.c && run nwpipe
+build nwpipe tests/fuzz/fuzz_nwpipe.c tools/lib/noweb.c tools/lib/names.c tools/lib/util.c &&
+    run nwpipe
 
 # tcheck's seeds: each expectation with each of its transcripts (and its
 # fixture output), joined by a NUL byte as the target reads them.

@@ -1,6 +1,6 @@
-/* nwweave: turn one chapter's noweb pipeline into Pandoc Markdown.
+/* chapter-md: turn one chapter's noweb pipeline into Pandoc Markdown.
  *
- * Usage: markup chapters/x.nw | nwweave REFS REGISTRY META... > x.md
+ * Usage: markup chapters/x.nw | chapter-md REFS CHUNKS REGISTRY META... > x.md
  *
  * Documentation chunks pass through as Markdown; [[quoted code]] becomes
  * inline code. Quoted code that is nothing but a chunk reference,
@@ -8,35 +8,31 @@
  * this chapter or, by label, of any chapter (META lists every chapter's
  * labels). Citing a name that is neither is an error with file and line.
  * Labels the registry (chapters/labels.tsv) marks retired from this chapter
- * keep an anchor, a short note linking to the label that replaced them. Each code chunk becomes a fenced div whose id is the chunk's
- * anchor (the snippet label itself for a label, "label-2" for its second
- * piece), with a header in the noweb manner: the name, = or +=, links to
- * the previous and next piece, and a footer saying where the chunk is used.
- * The code is a fenced block marked .cpp, which pandoc highlights.
+ * keep an anchor, a short note linking to the label that replaced them.
+ * Each code chunk becomes a fenced div whose id is the chunk's anchor (the
+ * snippet label itself for a label, "label-2" for its second piece), with a
+ * header in the noweb manner: the name, = or +=, links to the previous and
+ * next piece, and a footer saying where the chunk is used. The code is a
+ * fenced block marked .cpp, which pandoc highlights.
  *
  * A chunk reference inside code cannot be a link in a highlighted block, so
  * it is written as a placeholder identifier (NWREF0001), which survives
  * highlighting intact; REFS receives one line per placeholder, the
- * placeholder, a tab and the HTML link that nwlinks puts in its place.
+ * placeholder, a tab and the HTML link that chunk-links puts in its place.
+ *
+ * CHUNKS receives the page's chunks, one line per piece (meta.h): the
+ * model of the page that later tools read instead of its HTML.
  */
-#include "nwpipe.h"
+#include "escape.h"
+#include "meta.h"
+#include "names.h"
+#include "noweb.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define ANCHOR_MAX 300
-
-static void put_html(FILE *out, const char *s) {
-    for (; *s; ++s) {
-        switch (*s) {
-            case '&': fputs("&amp;", out); break;
-            case '<': fputs("&lt;", out); break;
-            case '>': fputs("&gt;", out); break;
-            case '"': fputs("&quot;", out); break;
-            default: fputc(*s, out); break;
-        }
-    }
-}
+static const char kTool[] = "chapter-md";
 
 /* The longest run of character ch in items from..to-1 of a chunk. */
 static size_t longest_run(const struct nw_chunk *c, size_t from, size_t to,
@@ -51,14 +47,14 @@ static size_t longest_run(const struct nw_chunk *c, size_t from, size_t to,
 
 static void link_to(FILE *out, const char *name, int piece, const char *cls,
                     const char *text) {
-    char anchor[ANCHOR_MAX];
+    char anchor[NW_ANCHOR_MAX];
     nw_anchor(name, piece, anchor, sizeof anchor);
     fprintf(out, "<a class=\"%s\" href=\"#%s\">", cls, anchor);
     if (text != NULL) {
         fputs(text, out);
     } else {
         fputs("\xe2\x9f\xa8", out); /* U+27E8 */
-        put_html(out, name);
+        nw_put_html(out, name);
         fputs("\xe2\x9f\xa9", out); /* U+27E9 */
     }
     fputs("</a>", out);
@@ -69,13 +65,16 @@ struct weave {
     const char *chapter;
     struct nw_labels labels;   /* every chapter's labels */
     struct nw_labels registry; /* published labels, some retired */
+    const char *registry_path;
+    FILE *refs;                /* REFS */
+    FILE *chunks;              /* CHUNKS */
     int errors;
 };
 
 /* The link for a cited name, or NULL. Writes the href into out. */
 static int cite_href(const struct weave *w, const char *name, char *out,
                      size_t size) {
-    char anchor[ANCHOR_MAX];
+    char anchor[NW_ANCHOR_MAX];
     if (nw_find_defn(w->doc, name, 0) >= 0) {
         nw_anchor(name, 1, anchor, sizeof anchor);
         snprintf(out, size, "#%s", anchor);
@@ -111,6 +110,45 @@ static size_t lone_use(const struct nw_chunk *c, size_t j, size_t end) {
     return use;
 }
 
+/* A cited chunk, the lone reference of [[<<name>>]], as a link. */
+static void weave_cite(FILE *out, struct weave *w, const struct nw_item *u) {
+    char href[NW_ANCHOR_MAX + 64];
+    if (!cite_href(w, u->s, href, sizeof href)) {
+        nw_error(w->doc->file, u->line,
+                 "[[<<%s>>]] cites no chunk of this chapter and no snippet "
+                 "label of the book",
+                 u->s);
+        ++w->errors;
+        return;
+    }
+    fprintf(out, "<a class=\"chunk-cite\" href=\"%s\">", href);
+    fputs("\xe2\x9f\xa8", out);
+    nw_put_html(out, u->s);
+    fputs("\xe2\x9f\xa9</a>", out);
+}
+
+/* Quoted code, items from..end-1 of c, as inline code: references as
+ * their names in angle brackets, line ends as blanks. */
+static void weave_quote(FILE *out, const struct nw_chunk *c, size_t from,
+                        size_t end) {
+    size_t ticks = longest_run(c, from, end, '`') + 1;
+    nw_put_run(out, '`', ticks);
+    /* A blank keeps a backtick at either end off the fence. */
+    fputc(' ', out);
+    for (size_t k = from; k < end; ++k) {
+        const struct nw_item *q = &c->items[k];
+        if (q->kind == NW_TEXT) {
+            fputs(q->s, out);
+        } else if (q->kind == NW_USE) {
+            fprintf(out, "\xe2\x9f\xa8%s\xe2\x9f\xa9", q->s);
+        } else if (q->kind == NW_NL) {
+            fputc(' ', out);
+        }
+    }
+    fputc(' ', out);
+    nw_put_run(out, '`', ticks);
+}
+
 static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
@@ -125,42 +163,9 @@ static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
                 }
                 size_t use = lone_use(c, j, end);
                 if (use != 0) {
-                    char href[ANCHOR_MAX + 64];
-                    const struct nw_item *u = &c->items[use];
-                    if (cite_href(w, u->s, href, sizeof href)) {
-                        fprintf(out, "<a class=\"chunk-cite\" href=\"%s\">", href);
-                        fputs("\xe2\x9f\xa8", out);
-                        put_html(out, u->s);
-                        fputs("\xe2\x9f\xa9</a>", out);
-                    } else {
-                        fprintf(stderr,
-                                "%s:%ld: [[<<%s>>]] cites no chunk of this "
-                                "chapter and no snippet label of the book\n",
-                                w->doc->file, u->line, u->s);
-                        ++w->errors;
-                    }
-                    j = end;
-                    break;
-                }
-                size_t ticks = longest_run(c, j + 1, end, '`') + 1;
-                for (size_t k = 0; k < ticks; ++k) {
-                    fputc('`', out);
-                }
-                /* A blank keeps a backtick at either end off the fence. */
-                fputc(' ', out);
-                for (size_t k = j + 1; k < end; ++k) {
-                    const struct nw_item *q = &c->items[k];
-                    if (q->kind == NW_TEXT) {
-                        fputs(q->s, out);
-                    } else if (q->kind == NW_USE) {
-                        fprintf(out, "\xe2\x9f\xa8%s\xe2\x9f\xa9", q->s);
-                    } else if (q->kind == NW_NL) {
-                        fputc(' ', out);
-                    }
-                }
-                fputc(' ', out);
-                for (size_t k = 0; k < ticks; ++k) {
-                    fputc('`', out);
+                    weave_cite(out, w, &c->items[use]);
+                } else {
+                    weave_quote(out, c, j + 1, end);
                 }
                 j = end;
                 break;
@@ -170,13 +175,9 @@ static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
     }
 }
 
-static void weave_code(FILE *out, FILE *refs, const struct nw_doc *doc,
-                       size_t index, unsigned *nref) {
-    const struct nw_chunk *c = &doc->chunks[index];
-    const int pieces = nw_pieces(doc, c->name);
-    char anchor[ANCHOR_MAX];
-    nw_anchor(c->name, c->piece, anchor, sizeof anchor);
-
+/* A chunk's header: its name, = or +=, and links to its other pieces. */
+static void weave_head(FILE *out, const struct nw_chunk *c, int pieces,
+                       const char *anchor) {
     fprintf(out, "\n::: {#%s .chunk}\n```{=html}\n<div class=\"chunk-head\">",
             anchor);
     link_to(out, c->name, c->piece, "chunk-name", NULL);
@@ -192,14 +193,15 @@ static void weave_code(FILE *out, FILE *refs, const struct nw_doc *doc,
         link_to(out, c->name, c->piece + 1, "chunk-next", "next \xe2\x96\xb8");
     }
     fputs("</span></div>\n```\n", out);
+}
 
-    /* Not nw_put_code_block: the code goes out item by item, references as
-     * placeholders whose links go to refs. */
-    size_t fence = longest_run(c, 0, c->n, '~') + 1;
-    fence = fence < 4 ? 4 : fence;
-    for (size_t k = 0; k < fence; ++k) {
-        fputc('~', out);
-    }
+/* A chunk's code, as a fenced block; each reference a placeholder whose
+ * link goes to refs. (Not nw_put_code_block: the code goes out item by
+ * item.) */
+static void weave_body(FILE *out, FILE *refs, const struct nw_chunk *c,
+                       unsigned *nref) {
+    size_t fence = nw_fence_length(longest_run(c, 0, c->n, '~'));
+    nw_put_run(out, '~', fence);
     fputs(" {.cpp}\n", out);
     int at_start = 1;
     for (size_t j = 0; j < c->n; ++j) {
@@ -226,33 +228,41 @@ static void weave_code(FILE *out, FILE *refs, const struct nw_doc *doc,
     if (!at_start) {
         fputc('\n', out);
     }
-    for (size_t k = 0; k < fence; ++k) {
-        fputc('~', out);
-    }
-    fputs("\n\n```{=html}\n<div class=\"chunk-foot\">", out);
+    nw_put_run(out, '~', fence);
+    fputs("\n\n", out);
+}
+
+/* A chunk's footer: the chunks that use it, or the file it is tangled to. */
+static void weave_foot(FILE *out, const struct nw_doc *doc,
+                       const struct nw_chunk *c) {
+    fputs("```{=html}\n<div class=\"chunk-foot\">", out);
     int users = 0;
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *u = &doc->chunks[i];
-        if (!u->is_code) {
-            continue;
-        }
-        for (size_t j = 0; j < u->n; ++j) {
-            if (u->items[j].kind == NW_USE &&
-                strcmp(u->items[j].s, c->name) == 0) {
-                fputs(users++ ? ", " : "Used in ", out);
-                link_to(out, u->name, u->piece, "chunk-user", NULL);
-                break;
-            }
+        if (nw_chunk_uses(u, c->name)) {
+            fputs(users++ ? ", " : "Used in ", out);
+            link_to(out, u->name, u->piece, "chunk-user", NULL);
         }
     }
     if (users == 0 && nw_is_file_name(c->name)) {
         fputs("Tangled to <a class=\"chunk-file\" href=\"src/", out);
-        put_html(out, c->name);
+        nw_put_html(out, c->name);
         fputs("\">", out);
-        put_html(out, c->name);
+        nw_put_html(out, c->name);
         fputs("</a>", out);
     }
     fputs(users ? ".</div>\n```\n:::\n\n" : "</div>\n```\n:::\n\n", out);
+}
+
+/* The code chunk at index: its div on the page and its line of CHUNKS. */
+static void weave_code(const struct weave *w, size_t index, unsigned *nref) {
+    const struct nw_chunk *c = &w->doc->chunks[index];
+    char anchor[NW_ANCHOR_MAX];
+    nw_anchor(c->name, c->piece, anchor, sizeof anchor);
+    weave_head(stdout, c, nw_pieces(w->doc, c->name), anchor);
+    weave_body(stdout, w->refs, c, nref);
+    weave_foot(stdout, w->doc, c);
+    nw_piece_put(w->chunks, anchor, c->piece, c->line, c->name);
 }
 
 /* Anchors for the labels this chapter has retired: a note that links to
@@ -264,12 +274,12 @@ static void weave_retired(FILE *out, struct weave *w) {
         if (r->replaced_by == NULL || strcmp(r->chapter, w->chapter) != 0) {
             continue;
         }
-        char href[ANCHOR_MAX + 64];
+        char href[NW_ANCHOR_MAX + 64];
         if (!cite_href(w, r->replaced_by, href, sizeof href)) {
-            fprintf(stderr,
-                    "chapters/labels.tsv:%ld: retired label %s names "
-                    "%s as its replacement, which is no label of the book\n",
-                    r->line, r->label, r->replaced_by);
+            nw_error(w->registry_path, r->line,
+                     "retired label %s names %s as its replacement, which "
+                     "is no label of the book",
+                     r->label, r->replaced_by);
             ++w->errors;
             continue;
         }
@@ -288,10 +298,43 @@ static void weave_retired(FILE *out, struct weave *w) {
     }
 }
 
+/* Opens path for writing, or says why not. */
+static FILE *open_out(const char *path) {
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot write");
+    }
+    return f;
+}
+
+/* Closes an output file; 1 where what it was given is not all written. */
+static int close_out(FILE *f, const char *path) {
+    if (f != NULL && fclose(f) != 0) {
+        nw_error(path, 0, "cannot write");
+        return 1;
+    }
+    return 0;
+}
+
+/* Reads what the weave needs besides the chapter: the registry and every
+ * chapter's labels. argv is REFS CHUNKS REGISTRY META... */
+static int read_labels(struct weave *w, int argc, char **argv) {
+    w->registry_path = argv[2];
+    if (nw_labels_from_registry(&w->registry, argv[2]) != 0) {
+        return 1;
+    }
+    for (int i = 3; i < argc; ++i) {
+        if (nw_labels_from_meta(&w->labels, argv[i]) != 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 3) {
+    if (argc < 4) {
         fprintf(stderr,
-                "usage: markup CHAPTER.nw | %s REFS REGISTRY META... > "
+                "usage: markup CHAPTER.nw | %s REFS CHUNKS REGISTRY META... > "
                 "CHAPTER.md\n",
                 argv[0]);
         return 2;
@@ -305,19 +348,15 @@ int main(int argc, char **argv) {
     w.doc = &doc;
     char *chapter = nw_chapter_of(doc.file ? doc.file : "-");
     w.chapter = chapter;
-    int status = nw_labels_from_registry(&w.registry, argv[2]) != 0;
-    for (int i = 3; i < argc && status == 0; ++i) {
-        status = nw_labels_from_meta(&w.labels, argv[i]) != 0;
-    }
-    FILE *refs = status ? NULL : fopen(argv[1], "w");
-    if (status == 0 && refs == NULL) {
-        fprintf(stderr, "%s: cannot write\n", argv[1]);
+    int status = read_labels(&w, argc - 1, argv + 1);
+    if (status == 0 && ((w.refs = open_out(argv[1])) == NULL ||
+                        (w.chunks = open_out(argv[2])) == NULL)) {
         status = 1;
     }
     unsigned nref = 0;
     for (size_t i = 0; i < doc.n && status == 0; ++i) {
         if (doc.chunks[i].is_code) {
-            weave_code(stdout, refs, &doc, i, &nref);
+            weave_code(&w, i, &nref);
         } else {
             weave_docs(stdout, &w, &doc.chunks[i]);
         }
@@ -326,13 +365,9 @@ int main(int argc, char **argv) {
         weave_retired(stdout, &w);
         status = w.errors != 0;
     }
-    if (refs != NULL && fclose(refs) != 0) {
-        status = 1;
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nwweave: cannot write the woven chapter\n");
-        status = 1;
-    }
+    status |= close_out(w.refs, argv[1]);
+    status |= close_out(w.chunks, argv[2]);
+    status |= nw_flush_stdout(kTool);
     nw_labels_free(&w.labels);
     nw_labels_free(&w.registry);
     free(chapter);

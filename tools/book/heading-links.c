@@ -1,6 +1,6 @@
-/* nwperma: give every heading of a page a permalink.
+/* heading-links: give every heading of a page a permalink.
  *
- * Usage: nwperma < page.html > page.linked.html
+ * Usage: heading-links < page.html > page.linked.html
  *
  * Every heading pandoc wrote with an id, <h2 id="timing">Timing</h2>, gets
  * a link to itself before its end tag,
@@ -10,10 +10,12 @@
  * as pandoc wrote it, already escaped for an attribute. Chunks carry their
  * own permalink, the chunk's name in its header.
  */
-#include "nwpipe.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static const char kTool[] = "heading-links";
 
 /* Is p the start of a heading tag, "<h1" to "<h6" and then a blank or '>'?
  * Sets *level to its digit. */
@@ -52,7 +54,7 @@ int main(int argc, char **argv) {
     }
     char *html = nw_slurp(stdin, NULL);
     if (ferror(stdin)) {
-        fprintf(stderr, "nwperma: cannot read the page\n");
+        nw_error(kTool, 0, "cannot read the page");
         free(html);
         return 1;
     }
@@ -74,7 +76,7 @@ int main(int argc, char **argv) {
         char close[6] = {'<', '/', 'h', level, '>', '\0'};
         const char *end = strstr(gt, close);
         if (end == NULL) {
-            fprintf(stderr, "nwperma: a <h%c> is never closed\n", level);
+            nw_error(kTool, 0, "a <h%c> is never closed", level);
             status = 1;
             break;
         }
@@ -89,9 +91,5 @@ int main(int argc, char **argv) {
     }
     fputs(out, stdout);
     free(html);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nwperma: cannot write the page\n");
-        status = 1;
-    }
-    return status;
+    return status | nw_flush_stdout(kTool);
 }

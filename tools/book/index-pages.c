@@ -1,8 +1,8 @@
-/* nwcatalog: the book's two index pages, in Pandoc Markdown.
+/* index-pages: the book's two index pages, in Pandoc Markdown.
  *
  * Usage:
- *   nwcatalog labels SNIPPETS SRCDIR META...   > labels.md
- *   nwcatalog chunks META...                   > chunks.md
+ *   index-pages labels SNIPPETS SRCDIR META...   > labels.md
+ *   index-pages chunks META...                   > chunks.md
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
  * chapter, file, first, last, url), by name. The entry's id is the label
@@ -22,23 +22,22 @@
  * it, addresses percent-encoded.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "nwpipe.h"
+#include "escape.h"
+#include "meta.h"
+#include "names.h"
+#include "noweb.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
+static const char kTool[] = "index-pages";
+
 /* Lines of code shown in an entry: enough to recognise the code, short
  * enough that the index stays a list. */
 enum { kLabelExcerpt = 8, kChunkExcerpt = 4 };
-
-#define ANCHOR_MAX 300
-
-struct chapter {
-    char *name;  /* day32-scan */
-    char *title; /* Day 32: The work-efficient scan */
-};
 
 /* ----------------------------------------------------------------- */
 /* Escaping                                                            */
@@ -64,42 +63,10 @@ static void put_ident(const char *s) {
     }
 }
 
-/* The title line of a META file. */
-static int read_title(const char *meta, struct chapter *ch) {
-    FILE *f = fopen(meta, "r");
-    if (f == NULL) {
-        fprintf(stderr, "%s: cannot read\n", meta);
-        return -1;
-    }
-    ch->name = nw_chapter_of(meta);
-    ch->title = NULL;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) != -1) {
-        if (len > 0 && line[len - 1] == '\n') {
-            line[len - 1] = '\0';
-        }
-        if (strncmp(line, "title\t", 6) == 0 && ch->title == NULL) {
-            ch->title = nw_xstrdup(line + 6);
-        }
-    }
-    free(line);
-    fclose(f);
-    if (ch->title == NULL) {
-        ch->title = nw_xstrdup(ch->name);
-    }
-    return 0;
-}
-
-static const char *title_of(const struct chapter *chs, size_t n,
-                            const char *name) {
-    for (size_t i = 0; i < n; ++i) {
-        if (strcmp(chs[i].name, name) == 0) {
-            return chs[i].title;
-        }
-    }
-    return NULL;
+/* The title of the chapter named name, or NULL where it is none. */
+static const char *title_of(const struct nw_book *book, const char *name) {
+    const struct nw_chapter *ch = nw_book_find(book, name);
+    return ch ? ch->title : NULL;
 }
 
 /* Order names as a reader looks them up: case and leading punctuation do
@@ -132,21 +99,6 @@ struct label {
 static int label_cmp(const void *a, const void *b) {
     const struct label *x = a, *y = b;
     return strcmp(x->label, y->label);
-}
-
-static char *field(char **p) {
-    char *s = *p;
-    if (s == NULL) {
-        return NULL;
-    }
-    char *tab = strchr(s, '\t');
-    if (tab != NULL) {
-        *tab = '\0';
-        *p = tab + 1;
-    } else {
-        *p = NULL;
-    }
-    return s;
 }
 
 static long to_line(const char *s) {
@@ -188,118 +140,135 @@ static char *file_lines(const char *path, long first, long count) {
     return b.s;
 }
 
-static int cmd_labels(const char *snippets, const char *srcdir,
-                      const struct chapter *chs, size_t nch) {
-    FILE *f = fopen(snippets, "r");
-    if (f == NULL) {
-        fprintf(stderr, "%s: cannot read\n", snippets);
-        return 1;
+/* The labels of build/snippets.tsv. */
+struct labels {
+    struct label *v;
+    size_t n, cap;
+};
+
+/* A line of SNIPPETS, split into its n fields: a label of a chapter of
+ * the book, or -1 having said what is wrong with it. */
+static int snippet_line(struct labels *ls, char **fld, int n,
+                        const struct nw_book *book, const char *path,
+                        long lineno) {
+    long first = n == 6 ? to_line(fld[3]) : -1;
+    long last = n == 6 ? to_line(fld[4]) : -1;
+    if (n != 6 || first < 0 || last < first || !nw_is_label(fld[0]) ||
+        !nw_is_file_name(fld[2]) || title_of(book, fld[1]) == NULL) {
+        nw_error(path, lineno,
+                 "not a snippet line of a chapter of the book "
+                 "(label, chapter, file, first, last, url)");
+        return -1;
     }
-    struct label *ls = NULL;
-    size_t n = 0, cap = 0;
+    ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
+    struct label *l = &ls->v[ls->n++];
+    l->label = nw_xstrdup(fld[0]);
+    l->chapter = nw_xstrdup(fld[1]);
+    l->file = nw_xstrdup(fld[2]);
+    l->url = nw_xstrdup(fld[5]);
+    l->first = first;
+    l->last = last;
+    l->line = lineno;
+    return 0;
+}
+
+/* Reads SNIPPETS, every line that is wrong said on stderr; returns 0, or
+ * -1 where one was. */
+static int read_snippets(struct labels *ls, const char *path,
+                         const struct nw_book *book) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot read");
+        return -1;
+    }
     char *line = NULL;
-    size_t linecap = 0;
-    ssize_t len;
+    size_t cap = 0;
     long lineno = 0;
     int status = 0;
-    while ((len = getline(&line, &linecap, f)) != -1) {
+    while (getline(&line, &cap, f) != -1) {
         ++lineno;
-        if (len > 0 && line[len - 1] == '\n') {
-            line[len - 1] = '\0';
-        }
         if (lineno == 1 && strncmp(line, "label\t", 6) == 0) {
             continue; /* the header */
         }
-        char *p = line;
-        char *label = field(&p), *chapter = field(&p), *file = field(&p);
-        long first = to_line(field(&p)), last = to_line(field(&p));
-        char *url = field(&p);
-        if (url == NULL || first < 0 || last < first || !nw_is_label(label) ||
-            !nw_is_file_name(file) || title_of(chs, nch, chapter) == NULL) {
-            fprintf(stderr,
-                    "%s:%ld: not a snippet line of a chapter of the book "
-                    "(label, chapter, file, first, last, url)\n",
-                    snippets, lineno);
-            status = 1;
-            continue;
-        }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            ls = nw_xrealloc(ls, cap * sizeof *ls);
-        }
-        ls[n].label = nw_xstrdup(label);
-        ls[n].chapter = nw_xstrdup(chapter);
-        ls[n].file = nw_xstrdup(file);
-        ls[n].url = nw_xstrdup(url);
-        ls[n].first = first;
-        ls[n].last = last;
-        ls[n].line = lineno;
-        ++n;
+        char *fld[7];
+        int n = nw_split_tabs(line, fld, 7);
+        status |= snippet_line(ls, fld, n, book, path, lineno);
     }
     free(line);
     fclose(f);
-    if (n > 1) {
-        qsort(ls, n, sizeof *ls, label_cmp);
-    }
+    return status;
+}
 
+/* A label's entry: its name, where it is, and its first lines. */
+static int put_label(const struct label *l, const char *snippets,
+                     const char *srcdir, const struct nw_book *book) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", srcdir, l->file);
+    long lines = l->last - l->first + 1;
+    long shown = lines > kLabelExcerpt ? kLabelExcerpt : lines;
+    char *code = file_lines(path, l->first, shown);
+    if (code == NULL) {
+        nw_error(snippets, l->line, "cannot read %s for label %s", path,
+                 l->label);
+        return 1;
+    }
+    printf("::: {#%s .entry .label-entry}\n", l->label);
+    printf("[%s](", l->label);
+    put_url(l->chapter);
+    printf(".html#%s){.entry-name} [#](#%s){.permalink "
+           "aria-label=\"Link to this entry\"}\n\n",
+           l->label, l->label);
+    printf("In [");
+    nw_put_md_text(stdout, title_of(book, l->chapter), NW_MD_MARKS);
+    printf("](");
+    put_url(l->chapter);
+    printf(".html), [");
+    nw_put_md_code(stdout, l->file);
+    printf("](src/");
+    put_url(l->file);
+    printf(") lines %ld\xe2\x80\x93%ld\n\n", l->first, l->last);
+    char attrs[64];
+    snprintf(attrs, sizeof attrs,
+             ".cpp .excerpt .numberLines startFrom=\"%ld\"", l->first);
+    nw_put_code_block(stdout, attrs, code);
+    putchar('\n');
+    if (lines > shown) {
+        printf("[\xe2\x80\xa6 %ld more line%s](", lines - shown,
+               lines - shown == 1 ? "" : "s");
+        put_url(l->chapter);
+        printf(".html#%s){.more}\n\n", l->label);
+    }
+    printf(":::\n\n");
+    free(code);
+    return 0;
+}
+
+static int cmd_labels(const char *snippets, const char *srcdir,
+                      const struct nw_book *book) {
+    struct labels ls = {NULL, 0, 0};
+    int status = read_snippets(&ls, snippets, book) != 0;
+    if (ls.n > 1) {
+        qsort(ls.v, ls.n, sizeof *ls.v, label_cmp);
+    }
     printf("---\ntitle: Snippet labels\n...\n\n");
     printf("Every snippet label of the book, by name. A label is a public "
            "name for a piece of code: lessons link to its entry here, and "
            "the entry leads to the code in its chapter and to its lines in "
            "the file it is tangled into. The [chunk index](chunks.html) "
            "lists every chunk, labelled or not.\n\n");
-    if (n == 0) {
+    if (ls.n == 0) {
         printf("The book has no snippet labels yet.\n");
     }
-    for (size_t i = 0; i < n && status == 0; ++i) {
-        const struct label *l = &ls[i];
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", srcdir, l->file);
-        long shown = l->last - l->first + 1;
-        shown = shown > kLabelExcerpt ? kLabelExcerpt : shown;
-        char *code = file_lines(path, l->first, shown);
-        if (code == NULL) {
-            fprintf(stderr, "%s:%ld: cannot read %s for label %s\n",
-                    snippets, l->line, path, l->label);
-            status = 1;
-            break;
-        }
-        printf("::: {#%s .entry .label-entry}\n", l->label);
-        printf("[%s](", l->label);
-        put_url(l->chapter);
-        printf(".html#%s){.entry-name} [#](#%s){.permalink "
-               "aria-label=\"Link to this entry\"}\n\n",
-               l->label, l->label);
-        printf("In [");
-        nw_put_md_text(stdout, title_of(chs, nch, l->chapter), NW_MD_MARKS);
-        printf("](");
-        put_url(l->chapter);
-        printf(".html), [");
-        nw_put_md_code(stdout, l->file);
-        printf("](src/");
-        put_url(l->file);
-        printf(") lines %ld\xe2\x80\x93%ld\n\n", l->first, l->last);
-        char attrs[64];
-        snprintf(attrs, sizeof attrs,
-                 ".cpp .excerpt .numberLines startFrom=\"%ld\"", l->first);
-        nw_put_code_block(stdout, attrs, code);
-        putchar('\n');
-        if (l->last - l->first + 1 > shown) {
-            printf("[\xe2\x80\xa6 %ld more line%s](", l->last - l->first + 1 - shown,
-                   l->last - l->first + 1 - shown == 1 ? "" : "s");
-            put_url(l->chapter);
-            printf(".html#%s){.more}\n\n", l->label);
-        }
-        printf(":::\n\n");
-        free(code);
+    for (size_t i = 0; i < ls.n && status == 0; ++i) {
+        status = put_label(&ls.v[i], snippets, srcdir, book);
     }
-    for (size_t i = 0; i < n; ++i) {
-        free(ls[i].label);
-        free(ls[i].chapter);
-        free(ls[i].file);
-        free(ls[i].url);
+    for (size_t i = 0; i < ls.n; ++i) {
+        free(ls.v[i].label);
+        free(ls.v[i].chapter);
+        free(ls.v[i].file);
+        free(ls.v[i].url);
     }
-    free(ls);
+    free(ls.v);
     return status;
 }
 
@@ -307,7 +276,7 @@ static int cmd_labels(const char *snippets, const char *srcdir,
 /* chunks                                                              */
 
 struct entry {
-    const struct chapter *ch;
+    const struct nw_chapter *ch;
     const struct nw_doc *doc;
     const char *name;
     size_t first; /* index of its first piece in doc */
@@ -325,9 +294,9 @@ static int entry_cmp(const void *a, const void *b) {
     return c;
 }
 
-static void put_chunk_link(const struct chapter *ch, const char *name,
+static void put_chunk_link(const struct nw_chapter *ch, const char *name,
                            int piece, const char *text) {
-    char anchor[ANCHOR_MAX];
+    char anchor[NW_ANCHOR_MAX];
     nw_anchor(name, piece, anchor, sizeof anchor);
     printf("[");
     if (text != NULL) {
@@ -344,32 +313,27 @@ static void put_chunk_link(const struct chapter *ch, const char *name,
     printf(")");
 }
 
-/* Marks in seen[] every file root that the chunk at index i reaches by
- * being used, directly or through other chunks. */
+/* Marks in seen[] (1) every file root that the chunk named name reaches
+ * by being used, directly or through other chunks. */
 static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
                      int depth) {
     if (depth > 64) {
-        return; /* a cycle; nwlint reports it */
+        return; /* a cycle; chapter-meta reports it */
     }
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *u = &doc->chunks[i];
-        if (!u->is_code || u->name == NULL) {
+        if (u->name == NULL || !nw_chunk_uses(u, name)) {
             continue;
         }
-        for (size_t j = 0; j < u->n; ++j) {
-            if (u->items[j].kind == NW_USE && strcmp(u->items[j].s, name) == 0) {
-                long first = nw_find_defn(doc, u->name, 0);
-                if (first < 0 || seen[first]) {
-                    break;
-                }
-                if (nw_is_file_name(u->name) && !nw_is_used(doc, u->name)) {
-                    seen[first] = 1;
-                } else {
-                    seen[first] = 2; /* visited */
-                    roots_of(doc, u->name, seen, depth + 1);
-                }
-                break;
-            }
+        long first = nw_find_defn(doc, u->name, 0);
+        if (first < 0 || seen[first]) {
+            continue;
+        }
+        if (nw_is_file_name(u->name) && !nw_is_used(doc, u->name)) {
+            seen[first] = 1;
+        } else {
+            seen[first] = 2; /* visited */
+            roots_of(doc, u->name, seen, depth + 1);
         }
     }
 }
@@ -417,10 +381,49 @@ static char *chunk_excerpt(const struct nw_chunk *c, int lines, int *more) {
     return b.s;
 }
 
-static void put_entry(const struct entry *e) {
+/* The chunks that use the entry's chunk: " Used in A, B." */
+static void put_users(const struct entry *e) {
     const struct nw_doc *doc = e->doc;
-    const struct nw_chunk *c = &doc->chunks[e->first];
-    char anchor[ANCHOR_MAX];
+    int users = 0;
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *u = &doc->chunks[i];
+        if (u->name != NULL && nw_chunk_uses(u, e->name)) {
+            fputs(users++ ? ", " : " Used in ", stdout);
+            put_chunk_link(e->ch, u->name, u->piece, NULL);
+        }
+    }
+    fputs(users ? "." : "", stdout);
+}
+
+/* The files the entry's chunk is tangled into, or the file it is. */
+static void put_files(const struct entry *e) {
+    const struct nw_doc *doc = e->doc;
+    if (nw_is_file_name(e->name) && !nw_is_used(doc, e->name)) {
+        printf(" The file [");
+        nw_put_md_code(stdout, e->name);
+        printf("](src/");
+        put_url(e->name);
+        printf(").\n\n");
+        return;
+    }
+    char *seen = nw_xcalloc(doc->n, 1);
+    roots_of(doc, e->name, seen, 0);
+    int files = 0;
+    for (size_t i = 0; i < doc->n; ++i) {
+        if (seen[i] == 1) {
+            fputs(files++ ? ", [" : " Tangled into [", stdout);
+            nw_put_md_code(stdout, doc->chunks[i].name);
+            printf("](src/");
+            put_url(doc->chunks[i].name);
+            printf(")");
+        }
+    }
+    fputs(files > 0 ? ".\n\n" : "\n\n", stdout);
+    free(seen);
+}
+
+static void put_entry(const struct entry *e) {
+    char anchor[NW_ANCHOR_MAX];
     nw_anchor(e->name, 1, anchor, sizeof anchor);
     printf("::: {#");
     put_ident(e->ch->name);
@@ -437,7 +440,7 @@ static void put_entry(const struct entry *e) {
     printf("](");
     put_url(e->ch->name);
     printf(".html)");
-    int pieces = nw_pieces(doc, e->name);
+    int pieces = nw_pieces(e->doc, e->name);
     if (pieces > 1) {
         printf(", in %d pieces:", pieces);
         for (int k = 1; k <= pieces; ++k) {
@@ -448,52 +451,10 @@ static void put_entry(const struct entry *e) {
         }
     }
     printf(".");
-    int users = 0;
-    for (size_t i = 0; i < doc->n; ++i) {
-        const struct nw_chunk *u = &doc->chunks[i];
-        if (!u->is_code || u->name == NULL) {
-            continue;
-        }
-        for (size_t j = 0; j < u->n; ++j) {
-            if (u->items[j].kind == NW_USE &&
-                strcmp(u->items[j].s, e->name) == 0) {
-                fputs(users++ ? ", " : " Used in ", stdout);
-                put_chunk_link(e->ch, u->name, u->piece, NULL);
-                break;
-            }
-        }
-    }
-    fputs(users ? "." : "", stdout);
-    char *seen = calloc(doc->n ? doc->n : 1, 1);
-    if (seen == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    int files = 0;
-    if (nw_is_file_name(e->name) && !nw_is_used(doc, e->name)) {
-        printf(" The file [");
-        nw_put_md_code(stdout, e->name);
-        printf("](src/");
-        put_url(e->name);
-        printf(").");
-        files = -1;
-    } else {
-        roots_of(doc, e->name, seen, 0);
-    }
-    for (size_t i = 0; i < doc->n && files >= 0; ++i) {
-        if (seen[i] == 1) {
-            fputs(files++ ? ", [" : " Tangled into [", stdout);
-            nw_put_md_code(stdout, doc->chunks[i].name);
-            printf("](src/");
-            put_url(doc->chunks[i].name);
-            printf(")");
-        }
-    }
-    fputs(files > 0 ? ".\n\n" : "\n\n", stdout);
-    free(seen);
-
+    put_users(e);
+    put_files(e);
     int more = 0;
-    char *code = chunk_excerpt(c, kChunkExcerpt, &more);
+    char *code = chunk_excerpt(&e->doc->chunks[e->first], kChunkExcerpt, &more);
     if (code[0] != '\0') {
         nw_put_code_block(stdout, ".cpp .excerpt", code);
         putchar('\n');
@@ -502,22 +463,18 @@ static void put_entry(const struct entry *e) {
     printf(":::\n\n");
 }
 
-static int cmd_chunks(const struct chapter *chs, struct nw_doc *docs,
-                      size_t nch) {
+static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
     struct entry *es = NULL;
     size_t n = 0, cap = 0;
-    for (size_t k = 0; k < nch; ++k) {
+    for (size_t k = 0; k < book->n; ++k) {
         const struct nw_doc *doc = &docs[k];
         for (size_t i = 0; i < doc->n; ++i) {
             const struct nw_chunk *c = &doc->chunks[i];
             if (!c->is_code || c->name == NULL || c->piece != 1) {
                 continue;
             }
-            if (n == cap) {
-                cap = cap ? 2 * cap : 64;
-                es = nw_xrealloc(es, cap * sizeof *es);
-            }
-            es[n].ch = &chs[k];
+            es = nw_grow(es, &cap, n + 1, sizeof *es);
+            es[n].ch = &book->v[k];
             es[n].doc = doc;
             es[n].name = c->name;
             es[n].first = i;
@@ -530,9 +487,10 @@ static int cmd_chunks(const struct chapter *chs, struct nw_doc *docs,
     printf("---\ntitle: Chunks\n...\n\n");
     printf("Every named chunk of the book's code, by name, with the chapter "
            "that defines it, its pieces, the chunks that use it and the files "
-           "it is tangled into. A name in \xe2\x9f\xa8" "angle brackets\xe2\x9f\xa9"
-           " leads to the code on its chapter's page. Snippet labels, the "
-           "names lessons cite, have [an index of their own](labels.html)."
+           "it is tangled into. A name in \xe2\x9f\xa8"
+           "angle brackets\xe2\x9f\xa9 leads to the code on its chapter's "
+           "page. Snippet labels, the names lessons cite, have [an index of "
+           "their own](labels.html)."
            "\n\n");
     if (n == 0) {
         printf("The book has no chunks yet.\n");
@@ -541,6 +499,40 @@ static int cmd_chunks(const struct chapter *chs, struct nw_doc *docs,
         put_entry(&es[i]);
     }
     free(es);
+    return 0;
+}
+
+/* The pipeline of each chapter, CHAPTER.nwpipe beside its META, into
+ * docs[]. Returns 0, or 1 having said why; what was read is in docs
+ * either way. */
+static int read_pipes(char *const *metas, const struct nw_book *book,
+                      struct nw_doc *docs) {
+    for (size_t i = 0; i < book->n; ++i) {
+        const char *meta = metas[i];
+        size_t len = strlen(meta);
+        char *pipe = nw_xrealloc(NULL, len + 16);
+        memcpy(pipe, meta, len + 1);
+        char *dot = strrchr(pipe, '.');
+        char *slash = strrchr(pipe, '/');
+        if (dot == NULL || (slash != NULL && dot < slash)) {
+            dot = pipe + len;
+        }
+        strcpy(dot, ".nwpipe");
+        FILE *f = fopen(pipe, "r");
+        int status = 0;
+        if (f == NULL) {
+            nw_error(pipe, 0, "cannot read (the noweb pipeline of %s)",
+                     book->v[i].name);
+            status = 1;
+        } else {
+            status = nw_load(f, &docs[i]) != 0;
+            fclose(f);
+        }
+        free(pipe);
+        if (status != 0) {
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -557,63 +549,24 @@ int main(int argc, char **argv) {
                 argv[0], argv[0]);
         return 2;
     }
-    size_t nch = (size_t)(argc - skip);
-    struct chapter *chs = nw_xrealloc(NULL, nch * sizeof *chs);
-    struct nw_doc *docs = nw_xrealloc(NULL, nch * sizeof *docs);
-    memset(docs, 0, nch * sizeof *docs);
-    size_t have = 0, read = 0;
-    int status = 0;
-    for (; have < nch; ++have) {
-        if (read_title(argv[skip + (int)have], &chs[have]) != 0) {
-            status = 1;
-            break;
+    struct nw_book book;
+    if (nw_book_read(&book, argv + skip, (size_t)(argc - skip)) != 0) {
+        return 1;
+    }
+    int status;
+    if (labels) {
+        status = cmd_labels(argv[2], argv[3], &book);
+    } else {
+        struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
+        status = read_pipes(argv + skip, &book, docs);
+        if (status == 0) {
+            status = cmd_chunks(&book, docs);
         }
-    }
-    for (; chunks && status == 0 && read < nch; ++read) {
-        const char *meta = argv[skip + (int)read];
-        size_t len = strlen(meta);
-        char *pipe = nw_xrealloc(NULL, len + 16);
-        memcpy(pipe, meta, len + 1);
-        char *dot = strrchr(pipe, '.');
-        char *slash = strrchr(pipe, '/');
-        if (dot == NULL || (slash != NULL && dot < slash)) {
-            dot = pipe + len;
+        for (size_t i = 0; i < book.n; ++i) {
+            nw_free(&docs[i]);
         }
-        strcpy(dot, ".nwpipe");
-        FILE *f = fopen(pipe, "r");
-        if (f == NULL) {
-            fprintf(stderr, "%s: cannot read (the noweb pipeline of %s)\n",
-                    pipe, chs[read].name);
-            free(pipe);
-            status = 1;
-            break;
-        }
-        if (nw_load(f, &docs[read]) != 0) {
-            status = 1;
-        }
-        fclose(f);
-        free(pipe);
-        if (status) {
-            ++read;
-            break;
-        }
+        free(docs);
     }
-    if (status == 0) {
-        status = labels ? cmd_labels(argv[2], argv[3], chs, nch)
-                        : cmd_chunks(chs, docs, nch);
-    }
-    for (size_t i = 0; i < read; ++i) {
-        nw_free(&docs[i]);
-    }
-    for (size_t i = 0; i < have; ++i) {
-        free(chs[i].name);
-        free(chs[i].title);
-    }
-    free(docs);
-    free(chs);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write\n", argv[0]);
-        status = 1;
-    }
-    return status;
+    nw_book_free(&book);
+    return status | nw_flush_stdout(kTool);
 }

@@ -1,7 +1,7 @@
-/* nwnotebook: a chapter as a notebook for a free T4 GPU, in Pandoc
+/* notebook-md: a chapter as a notebook for a free T4 GPU, in Pandoc
  * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
  *
- * Usage: nwnotebook [-t TCHECK.c] PIPE SRCDIR
+ * Usage: notebook-md [-t TCHECK.c] PIPE SRCDIR
  *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --]...
  *
  * PIPE is the chapter's noweb pipeline (markup chapters/NAME.nw). The
@@ -23,12 +23,16 @@
  * inside them, names as escaped Markdown text, and the shell only ever sees
  * program and file names made of letters, digits and . _ + -.
  */
-#define _POSIX_C_SOURCE 200809L
-#include "nwpipe.h"
+#include "escape.h"
+#include "names.h"
+#include "noweb.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char kTool[] = "notebook-md";
 
 /* A name the shell and %%writefile may see as it is. */
 static int safe_name(const char *s) {
@@ -146,7 +150,8 @@ static void prose_lines(struct prose *st, const char *text) {
         size_t indent = strspn(p, " ");
         const char *s = p + indent;
         char ch = s[0];
-        size_t run = (ch == '`' || ch == '~') ? strspn(s, ch == '`' ? "`" : "~") : 0;
+        size_t run =
+            (ch == '`' || ch == '~') ? strspn(s, ch == '`' ? "`" : "~") : 0;
         if (indent < 4 && !st->in_fence && run >= 3) {
             run = run < sizeof st->fence ? run : sizeof st->fence - 1;
             memcpy(st->fence, s, run);
@@ -218,6 +223,134 @@ struct program {
     int ntranscripts;
 };
 
+/* The cells that write the chapter's file roots, as tangled in srcdir. */
+static int file_cells(const struct nw_doc *doc, const char *srcdir) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (!c->is_code || c->name == NULL || c->piece != 1 ||
+            !nw_is_file_name(c->name) || nw_is_used(doc, c->name)) {
+            continue;
+        }
+        if (!safe_name(c->name)) {
+            nw_error(doc->file ? doc->file : "?", c->line,
+                     "the file name %s has characters a notebook cannot "
+                     "write safely",
+                     c->name);
+            return 1;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", srcdir, c->name);
+        char *text = nw_slurp_text(path);
+        if (text == NULL) {
+            nw_error(path, 0, "cannot read the tangled file, or it is not "
+                              "text");
+            return 1;
+        }
+        char first[512];
+        snprintf(first, sizeof first, "%%%%writefile %s", c->name);
+        code_cell(first, text);
+        free(text);
+    }
+    return 0;
+}
+
+/* A cell that writes the text of path under the name first says. */
+static int write_cell(const char *first, const char *path) {
+    char *text = nw_slurp_text(path);
+    if (text == NULL) {
+        nw_error(path, 0, "cannot read");
+        return 1;
+    }
+    code_cell(first, text);
+    free(text);
+    return 0;
+}
+
+/* The cells that write the book's checker and build it. */
+static int checker_cells(const char *tcheck) {
+    char *src = nw_slurp_text(tcheck);
+    if (src == NULL) {
+        nw_error(tcheck, 0, "cannot read the checker");
+        return 1;
+    }
+    code_cell("%%writefile tcheck.c", src);
+    free(src);
+    code_cell("%%bash", "gcc -std=c11 -O2 -o tcheck tcheck.c");
+    return 0;
+}
+
+/* The cells that write a program's expectation and transcripts and check
+ * its output; the checker's first, where wrote_checker says it is not
+ * written yet. */
+static int check_cells(const struct program *p, const char *tcheck,
+                       int *wrote_checker) {
+    open_md();
+    printf("The book holds the output to an expectation, `evidence/%s"
+           ".expect`: every line literal except the holes, such as "
+           "`{{ms}}` for a time. ", p->name);
+    if (!*wrote_checker) {
+        printf("The next cells write the book's checker, `tcheck.c`, and "
+               "build it with gcc; then ");
+    } else {
+        printf("Next, ");
+    }
+    printf("the expectation and the transcripts recorded on other GPUs, "
+           "and the check itself: `PASS`, or the lines that differ.\n");
+    close_md();
+    if (!*wrote_checker && checker_cells(tcheck) != 0) {
+        return 1;
+    }
+    *wrote_checker = 1;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "mkdir -p evidence/%s", p->name);
+    code_cell("%%bash", buf);
+    snprintf(buf, sizeof buf, "%%%%writefile evidence/%s.expect", p->name);
+    if (write_cell(buf, p->expect) != 0) {
+        return 1;
+    }
+    for (int t = 0; t < p->ntranscripts; ++t) {
+        const char *base = strrchr(p->transcripts[t], '/');
+        base = base ? base + 1 : p->transcripts[t];
+        if (!safe_name(base)) {
+            nw_error(p->transcripts[t], 0,
+                     "a transcript name a notebook cannot write safely");
+            return 1;
+        }
+        snprintf(buf, sizeof buf, "%%%%writefile evidence/%s/%s", p->name,
+                 base);
+        if (write_cell(buf, p->transcripts[t]) != 0) {
+            return 1;
+        }
+    }
+    snprintf(buf, sizeof buf,
+             "status=$(cat %s.status)\n"
+             "if [ \"$status\" = 77 ]; then\n"
+             "    echo \"SKIP %s: this GPU cannot run it; the last line it "
+             "printed on stderr says why\"\n"
+             "else\n"
+             "    ./tcheck check evidence/%s.expect evidence/%s %s.out "
+             "\"$status\"\n"
+             "fi\n",
+             p->name, p->name, p->name, p->name, p->name);
+    code_cell("%%bash", buf);
+    return 0;
+}
+
+/* The cells that compile a program with the book's line and run it. */
+static void program_cells(const struct program *p) {
+    open_md();
+    printf("### `%s`\n\nCompile it with the book's compile line, then run "
+           "it. Its output is kept in `%s.out` and its exit status in "
+           "`%s.status`.\n", p->name, p->name, p->name);
+    close_md();
+    code_cell("%%bash", p->line);
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "./%s | tee %s.out\necho \"${PIPESTATUS[0]}\" > %s.status\n",
+             p->name, p->name, p->name);
+    code_cell("%%bash", buf);
+}
+
 static int run_cells(const struct nw_doc *doc, const char *srcdir,
                      const char *tcheck, const struct program *progs,
                      int nprogs) {
@@ -230,140 +363,31 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
         printf("\nThis chapter has no program to run.\n");
     }
     close_md();
-    for (size_t i = 0; i < doc->n; ++i) {
-        const struct nw_chunk *c = &doc->chunks[i];
-        if (!c->is_code || c->name == NULL || c->piece != 1 ||
-            !nw_is_file_name(c->name) || nw_is_used(doc, c->name)) {
-            continue;
-        }
-        if (!safe_name(c->name)) {
-            fprintf(stderr, "%s:%ld: the file name %s has characters a notebook "
-                            "cannot write safely\n",
-                    doc->file ? doc->file : "?", c->line, c->name);
-            return 1;
-        }
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", srcdir, c->name);
-        char *text = nw_slurp_text(path);
-        if (text == NULL) {
-            fprintf(stderr, "%s: cannot read the tangled file, or it is not "
-                            "text\n", path);
-            return 1;
-        }
-        char first[512];
-        snprintf(first, sizeof first, "%%%%writefile %s", c->name);
-        code_cell(first, text);
-        free(text);
+    if (file_cells(doc, srcdir) != 0) {
+        return 1;
     }
     int wrote_checker = 0;
     for (int k = 0; k < nprogs; ++k) {
-        const struct program *p = &progs[k];
-        char buf[1024];
-        open_md();
-        printf("### `%s`\n\nCompile it with the book's compile line, then run "
-               "it. Its output is kept in `%s.out` and its exit status in "
-               "`%s.status`.\n", p->name, p->name, p->name);
-        close_md();
-        code_cell("%%bash", p->line);
-        snprintf(buf, sizeof buf,
-                 "./%s | tee %s.out\necho \"${PIPESTATUS[0]}\" > %s.status\n",
-                 p->name, p->name, p->name);
-        code_cell("%%bash", buf);
-        if (tcheck == NULL || p->expect == NULL) {
-            continue;
-        }
-        open_md();
-        printf("The book holds the output to an expectation, `evidence/%s"
-               ".expect`: every line literal except the holes, such as "
-               "`{{ms}}` for a time. ", p->name);
-        if (!wrote_checker) {
-            printf("The next cells write the book's checker, `tcheck.c`, and "
-                   "build it with gcc; then ");
-        } else {
-            printf("Next, ");
-        }
-        printf("the expectation and the transcripts recorded on other GPUs, "
-               "and the check itself: `PASS`, or the lines that differ.\n");
-        close_md();
-        if (!wrote_checker) {
-            char *src = nw_slurp_text(tcheck);
-            if (src == NULL) {
-                fprintf(stderr, "%s: cannot read the checker\n", tcheck);
-                return 1;
-            }
-            code_cell("%%writefile tcheck.c", src);
-            free(src);
-            code_cell("%%bash", "gcc -std=c11 -O2 -o tcheck tcheck.c");
-            wrote_checker = 1;
-        }
-        snprintf(buf, sizeof buf, "mkdir -p evidence/%s", p->name);
-        code_cell("%%bash", buf);
-        char *expect = nw_slurp_text(p->expect);
-        if (expect == NULL) {
-            fprintf(stderr, "%s: cannot read\n", p->expect);
+        program_cells(&progs[k]);
+        if (tcheck != NULL && progs[k].expect != NULL &&
+            check_cells(&progs[k], tcheck, &wrote_checker) != 0) {
             return 1;
         }
-        snprintf(buf, sizeof buf, "%%%%writefile evidence/%s.expect", p->name);
-        code_cell(buf, expect);
-        free(expect);
-        for (int t = 0; t < p->ntranscripts; ++t) {
-            const char *base = strrchr(p->transcripts[t], '/');
-            base = base ? base + 1 : p->transcripts[t];
-            if (!safe_name(base)) {
-                fprintf(stderr, "%s: a transcript name a notebook cannot write "
-                                "safely\n", p->transcripts[t]);
-                return 1;
-            }
-            char *tr = nw_slurp_text(p->transcripts[t]);
-            if (tr == NULL) {
-                fprintf(stderr, "%s: cannot read\n", p->transcripts[t]);
-                return 1;
-            }
-            snprintf(buf, sizeof buf, "%%%%writefile evidence/%s/%s", p->name,
-                     base);
-            code_cell(buf, tr);
-            free(tr);
-        }
-        snprintf(buf, sizeof buf,
-                 "status=$(cat %s.status)\n"
-                 "if [ \"$status\" = 77 ]; then\n"
-                 "    echo \"SKIP %s: this GPU cannot run it; the last line it "
-                 "printed on stderr says why\"\n"
-                 "else\n"
-                 "    ./tcheck check evidence/%s.expect evidence/%s %s.out "
-                 "\"$status\"\n"
-                 "fi\n",
-                 p->name, p->name, p->name, p->name, p->name);
-        code_cell("%%bash", buf);
     }
     return 0;
 }
 
-int main(int argc, char **argv) {
-    int i = 1;
-    const char *tcheck = NULL;
-    if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
-        tcheck = argv[i + 1];
-        i += 2;
-    }
-    if (argc - i < 2) {
-        fprintf(stderr,
-                "usage: %s [-t TCHECK.c] PIPE SRCDIR [PROG 'COMPILE LINE' "
-                "[EXPECT] [TRANSCRIPT...] --]...\n",
-                argv[0]);
-        return 2;
-    }
-    const char *pipe = argv[i], *srcdir = argv[i + 1];
-    i += 2;
-    struct program *progs = nw_xrealloc(NULL, (size_t)argc * sizeof *progs);
-    int nprogs = 0, status = 0;
+/* The programs of the command line, from argv[i]: PROG 'COMPILE LINE'
+ * [EXPECT] [TRANSCRIPT...] --, each. Returns how many, or -1 having said
+ * what is wrong. */
+static int read_programs(int argc, char **argv, int i,
+                         struct program *progs) {
+    int nprogs = 0;
     while (i < argc) {
         if (i + 1 >= argc || !safe_name(argv[i])) {
-            fprintf(stderr, "%s: want PROG 'COMPILE LINE' [EXPECT] "
-                            "[TRANSCRIPT...] --, with PROG a plain name\n",
-                    argv[0]);
-            free(progs);
-            return 2;
+            nw_error(kTool, 0, "want PROG 'COMPILE LINE' [EXPECT] "
+                               "[TRANSCRIPT...] --, with PROG a plain name");
+            return -1;
         }
         struct program *p = &progs[nprogs++];
         memset(p, 0, sizeof *p);
@@ -384,21 +408,12 @@ int main(int argc, char **argv) {
             ++i;
         }
     }
+    return nprogs;
+}
 
-    FILE *f = fopen(pipe, "r");
-    if (f == NULL) {
-        fprintf(stderr, "%s: cannot read\n", pipe);
-        free(progs);
-        return 1;
-    }
-    struct nw_doc doc;
-    if (nw_load(f, &doc) != 0) {
-        fclose(f);
-        free(progs);
-        return 1;
-    }
-    fclose(f);
-
+/* The notebook's metadata and the chapter's prose and code, a cell per
+ * section. */
+static void prose_cells(const struct nw_doc *doc) {
     printf("---\njupyter:\n"
            "  accelerator: GPU\n"
            "  colab:\n    gpuType: T4\n    provenance: []\n"
@@ -408,8 +423,8 @@ int main(int argc, char **argv) {
     struct prose st;
     memset(&st, 0, sizeof st);
     nw_buf_puts(&st.cell, "");
-    for (size_t k = 0; k < doc.n; ++k) {
-        const struct nw_chunk *c = &doc.chunks[k];
+    for (size_t k = 0; k < doc->n; ++k) {
+        const struct nw_chunk *c = &doc->chunks[k];
         if (c->is_code) {
             code_chunk(&st, c);
         } else {
@@ -422,12 +437,45 @@ int main(int argc, char **argv) {
     }
     flush_cell(&st);
     free(st.cell.s);
-    status = run_cells(&doc, srcdir, tcheck, progs, nprogs);
+}
+
+/* Reads the pipeline at path. */
+static int load_pipe(const char *path, struct nw_doc *doc) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot read");
+        return 1;
+    }
+    int status = nw_load(f, doc) != 0;
+    fclose(f);
+    return status;
+}
+
+int main(int argc, char **argv) {
+    int i = 1;
+    const char *tcheck = NULL;
+    if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
+        tcheck = argv[i + 1];
+        i += 2;
+    }
+    if (argc - i < 2) {
+        fprintf(stderr,
+                "usage: %s [-t TCHECK.c] PIPE SRCDIR [PROG 'COMPILE LINE' "
+                "[EXPECT] [TRANSCRIPT...] --]...\n",
+                argv[0]);
+        return 2;
+    }
+    const char *pipe = argv[i], *srcdir = argv[i + 1];
+    struct program *progs = nw_xcalloc((size_t)argc, sizeof *progs);
+    int nprogs = read_programs(argc, argv, i + 2, progs);
+    struct nw_doc doc;
+    if (nprogs < 0 || load_pipe(pipe, &doc) != 0) {
+        free(progs);
+        return nprogs < 0 ? 2 : 1;
+    }
+    prose_cells(&doc);
+    int status = run_cells(&doc, srcdir, tcheck, progs, nprogs);
     nw_free(&doc);
     free(progs);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write\n", argv[0]);
-        status = 1;
-    }
-    return status;
+    return status | nw_flush_stdout(kTool);
 }

@@ -1,6 +1,6 @@
-/* nwsearch: the search index of the book, as a script.
+/* search-index: the search index of the book, as a script.
  *
- * Usage: nwsearch PAGE.html... > search-index.js
+ * Usage: search-index PAGE.html [CHUNKS]... > search-index.js
  *
  * Reads the finished pages and writes
  *   window.BOOK_INDEX = {"docs": [{"u": ..., "t": ..., "p": ..., "k": ...,
@@ -12,6 +12,11 @@
  * stripped and entities decoded.
  * Chunk code is indexed under the chunk, so a section's text is its prose.
  *
+ * Which parts of a page are chunks, and their names, come from the model
+ * chapter-md wrote beside the page's Markdown, CHUNKS (build/md/NAME.chunks)
+ * given after the page: the div whose id is a chunk's anchor is the chunk.
+ * Only the text comes from the page.
+ *
  * A script and not JSON: a page opened from file:// may load a script of
  * its own folder, but may not fetch a file. The text is written as JSON
  * strings with every character outside printable ASCII, and '<', '>' and
@@ -22,11 +27,14 @@
  * annotations, the chunks' headers and footers and the permalinks are left
  * out.
  */
-#include "nwpipe.h"
+#include "meta.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char kTool[] = "search-index";
 
 /* Text, with runs of white space made one blank. */
 static void b_text(struct nw_buf *b, const char *s, size_t n) {
@@ -71,8 +79,9 @@ static void b_utf8(struct nw_buf *b, unsigned long cp) {
     nw_buf_add(b, u, n);
 }
 
-/* Decodes the character data s[0..n) into b: entities to characters. */
-static void b_chars(struct nw_buf *b, const char *s, size_t n) {
+/* The entity at amp, len bytes up to its ';', into b; 0 where it is none
+ * the book's pages hold. A no-break space is a blank, as in a browser. */
+static int b_entity(struct nw_buf *b, const char *amp, size_t len) {
     static const struct {
         const char *name;
         unsigned long cp;
@@ -81,6 +90,33 @@ static void b_chars(struct nw_buf *b, const char *s, size_t n) {
                  {"ndash", 0x2013}, {"mdash", 0x2014}, {"hellip", 0x2026},
                  {"rsquo", 0x2019}, {"lsquo", 0x2018}, {"rdquo", 0x201D},
                  {"ldquo", 0x201C}};
+    unsigned long cp = 0;
+    int found = 0;
+    if (amp[1] == '#') {
+        char *end = NULL;
+        char num[12];
+        memcpy(num, amp + 2, len - 2);
+        num[len - 2] = '\0';
+        int hex = num[0] == 'x' || num[0] == 'X';
+        cp = strtoul(num + hex, &end, hex ? 16 : 10);
+        found = end != num + hex && *end == '\0';
+    } else {
+        for (size_t k = 0; k < sizeof named / sizeof named[0] && !found; ++k) {
+            found = strlen(named[k].name) == len - 1 &&
+                    memcmp(named[k].name, amp + 1, len - 1) == 0;
+            cp = named[k].cp;
+        }
+    }
+    if (found && cp == 0xA0) {
+        b_text(b, " ", 1);
+    } else if (found) {
+        b_utf8(b, cp);
+    }
+    return found;
+}
+
+/* Decodes the character data s[0..n) into b: entities to characters. */
+static void b_chars(struct nw_buf *b, const char *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         const char *amp = memchr(s + i, '&', n - i);
@@ -91,39 +127,7 @@ static void b_chars(struct nw_buf *b, const char *s, size_t n) {
         }
         const char *semi = memchr(amp, ';', n - upto);
         size_t len = semi ? (size_t)(semi - amp) : 0;
-        int done = 0;
-        if (semi != NULL && len >= 2 && len < 12) {
-            if (amp[1] == '#') {
-                char *end = NULL;
-                char num[12];
-                memcpy(num, amp + 2, len - 2);
-                num[len - 2] = '\0';
-                int hex = num[0] == 'x' || num[0] == 'X';
-                unsigned long cp = strtoul(num + hex, &end, hex ? 16 : 10);
-                if (end != num + hex && *end == '\0') {
-                    if (cp == 0xA0) {
-                        b_text(b, " ", 1);
-                    } else {
-                        b_utf8(b, cp);
-                    }
-                    done = 1;
-                }
-            } else {
-                for (size_t k = 0; k < sizeof named / sizeof named[0]; ++k) {
-                    if (strlen(named[k].name) == len - 1 &&
-                        memcmp(named[k].name, amp + 1, len - 1) == 0) {
-                        if (named[k].cp == 0xA0) {
-                            b_text(b, " ", 1);
-                        } else {
-                            b_utf8(b, named[k].cp);
-                        }
-                        done = 1;
-                        break;
-                    }
-                }
-            }
-        }
-        if (done) {
+        if (semi != NULL && len >= 2 && len < 12 && b_entity(b, amp, len)) {
             i = upto + len + 1;
         } else {
             nw_buf_add(b, "&", 1);
@@ -145,10 +149,7 @@ struct index {
 
 static size_t new_doc(struct index *ix, const char *page, const char *id,
                       size_t idlen, const char *kind) {
-    if (ix->n == ix->cap) {
-        ix->cap = ix->cap ? 2 * ix->cap : 64;
-        ix->d = nw_xrealloc(ix->d, ix->cap * sizeof *ix->d);
-    }
+    ix->d = nw_grow(ix->d, &ix->cap, ix->n + 1, sizeof *ix->d);
     struct doc *d = &ix->d[ix->n];
     memset(d, 0, sizeof *d);
     struct nw_buf url = {NULL, 0, 0};
@@ -235,7 +236,8 @@ static int inline_tag(const char *name) {
 }
 
 static int is_heading(const char *name) {
-    return name[0] == 'h' && name[1] >= '1' && name[1] <= '6' && name[2] == '\0';
+    return name[0] == 'h' && name[1] >= '1' && name[1] <= '6' &&
+           name[2] == '\0';
 }
 
 static char *trimmed(const struct nw_buf *b) {
@@ -272,12 +274,178 @@ static char *element_text(const char *from, const char *end) {
     return t;
 }
 
+/* Where index_page is on a page. */
+struct scan {
+    struct index *ix;
+    const struct nw_piece_list *chunks; /* the page's chunks */
+    const char *page;   /* the page's file name, as the URLs have it */
+    const char *end;    /* the end of <main> */
+    size_t sec;         /* the section document, outside a chunk */
+    long chunk;         /* the chunk document, while inside one */
+    int chunk_depth;    /* <div> depth inside the chunk */
+    size_t found;       /* chunks found on the page */
+    char skip_name[16]; /* an element left out, while inside one */
+    int skip_depth;     /* its depth */
+    int in_math;        /* MathML: its elements are parts of words */
+};
+
+/* The document text goes to. */
+static struct nw_buf *body(struct scan *sc) {
+    size_t cur = sc->chunk >= 0 ? (size_t)sc->chunk : sc->sec;
+    return &sc->ix->d[cur].body;
+}
+
+/* Parts of a page that are no text of it, by class: the chunks' headers
+ * and footers (their name is the chunk's title) and the permalinks. */
+static int left_out(const char *p, const char *end) {
+    static const char *const classes[] = {"permalink", "chunk-head",
+                                          "chunk-foot"};
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; ++i) {
+        if (has_class(p, end, classes[i])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The page's title: <h1 class="title">, which may hold inline tags; or
+ * the page's file name. */
+static char *page_title(const char *main_at, const char *main_end,
+                        const char *page) {
+    static const char kOpen[] = "<h1 class=\"title\">";
+    const char *t = strstr(main_at, kOpen);
+    const char *te = t ? strstr(t, "</h1>") : NULL;
+    if (t != NULL && te != NULL && te < main_end) {
+        return element_text(t + strlen(kOpen), te);
+    }
+    return nw_xstrdup(page);
+}
+
+/* A chunk's title: its name in angle brackets, as its header shows it,
+ * and " +=" for a continuation. */
+static char *chunk_title(const struct nw_piece *p) {
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_add(&b, "", 0);
+    b_text(&b, "\xe2\x9f\xa8", 3);
+    b_text(&b, p->name, strlen(p->name));
+    b_text(&b, "\xe2\x9f\xa9", 3);
+    char *t = trimmed(&b);
+    free(b.s);
+    if (p->piece > 1) {
+        size_t tl = strlen(t);
+        t = nw_xrealloc(t, tl + 6);
+        memcpy(t + tl, " +\xe2\x89\xa1", 6);
+    }
+    return t;
+}
+
+/* A <div> inside a chunk: the chunk ends with the one that opened it. */
+static void chunk_div(struct scan *sc, int closing) {
+    if (!closing) {
+        ++sc->chunk_depth;
+    } else if (--sc->chunk_depth == 0) {
+        sc->chunk = -1;
+    }
+}
+
+/* A <div> outside a chunk: where its id is a chunk's anchor, the chunk
+ * starts. */
+static void maybe_chunk(struct scan *sc, const char *lt, const char *gt) {
+    size_t idlen = 0;
+    const char *id = attr(lt, gt, "id", &idlen);
+    const struct nw_piece *p =
+        id ? nw_piece_list_find(sc->chunks, id, idlen) : NULL;
+    if (p != NULL) {
+        sc->chunk = (long)new_doc(sc->ix, sc->page, id, idlen, "chunk");
+        sc->ix->d[sc->chunk].title = chunk_title(p);
+        sc->chunk_depth = 1;
+        ++sc->found;
+    }
+}
+
+/* A heading with an id, outside a chunk: a new section, titled with the
+ * heading's text less its permalink. Returns where to go on, after the
+ * heading, or gt + 1. */
+static const char *heading(struct scan *sc, const char *lt, const char *gt,
+                           char level) {
+    size_t idlen = 0;
+    const char *id = attr(lt, gt, "id", &idlen);
+    char close[6] = {'<', '/', 'h', level, '>', '\0'};
+    const char *he = strstr(gt, close);
+    if (id == NULL || he == NULL || he >= sc->end) {
+        return gt + 1;
+    }
+    sc->sec = new_doc(sc->ix, sc->page, id, idlen, "section");
+    const char *perma = strstr(gt, "<a class=\"permalink\"");
+    const char *stop = (perma != NULL && perma < he) ? perma : he;
+    sc->ix->d[sc->sec].title = element_text(gt + 1, stop);
+    return he + strlen(close);
+}
+
+/* The tag from lt to gt. Returns where to go on. */
+static const char *tag(struct scan *sc, const char *lt, const char *gt) {
+    int closing = lt[1] == '/';
+    char name[16];
+    tag_name(lt + 1 + closing, name, sizeof name);
+    if (sc->skip_depth > 0) {
+        if (strcmp(name, sc->skip_name) == 0) {
+            sc->skip_depth += closing ? -1 : 1;
+        }
+        return gt + 1;
+    }
+    if (!closing && (skipped(name) || left_out(lt, gt))) {
+        snprintf(sc->skip_name, sizeof sc->skip_name, "%s", name);
+        sc->skip_depth = 1;
+        return gt + 1;
+    }
+    if (strcmp(name, "math") == 0) {
+        sc->in_math = !closing;
+    }
+    if (!inline_tag(name) && !sc->in_math) {
+        b_text(body(sc), " ", 1);
+    }
+    int div = strcmp(name, "div") == 0;
+    if (div && sc->chunk >= 0) {
+        chunk_div(sc, closing);
+    } else if (div && !closing) {
+        maybe_chunk(sc, lt, gt);
+    } else if (is_heading(name) && !closing && sc->chunk < 0) {
+        return heading(sc, lt, gt, name[1]);
+    }
+    return gt + 1;
+}
+
+/* The text and tags of <main>, from p. */
+static void scan_main(struct scan *sc, const char *p) {
+    while (p < sc->end) {
+        const char *lt = memchr(p, '<', (size_t)(sc->end - p));
+        const char *upto = lt ? lt : sc->end;
+        if (sc->skip_depth == 0 && upto > p) {
+            b_chars(body(sc), p, (size_t)(upto - p));
+        }
+        if (lt == NULL) {
+            break;
+        }
+        if (strncmp(lt, "<!--", 4) == 0) {
+            const char *e = strstr(lt, "-->");
+            p = e ? e + 3 : sc->end;
+            continue;
+        }
+        const char *gt = memchr(lt, '>', (size_t)(sc->end - lt));
+        if (gt == NULL) {
+            break;
+        }
+        p = tag(sc, lt, gt);
+    }
+}
+
 /* Indexes one page: a document for the page's opening prose, one per
- * heading with an id, one per chunk. */
-static int index_page(struct index *ix, const char *path) {
+ * heading with an id, one per chunk of chunks. */
+static int index_page(struct index *ix, const char *path,
+                      const struct nw_piece_list *chunks) {
     char *html = nw_slurp_file(path, NULL);
     if (html == NULL) {
-        fprintf(stderr, "%s: cannot read\n", path);
+        nw_error(path, 0, "cannot read");
         return 1;
     }
     const char *page = strrchr(path, '/');
@@ -285,145 +453,23 @@ static int index_page(struct index *ix, const char *path) {
     const char *main_at = strstr(html, "<main");
     const char *main_end = main_at ? strstr(main_at, "</main>") : NULL;
     if (main_at == NULL || main_end == NULL) {
-        fprintf(stderr, "%s: no <main> element; not a page of the book\n",
-                path);
+        nw_error(path, 0, "no <main> element; not a page of the book");
         free(html);
         return 1;
     }
-    /* The page's title: <h1 class="title">, which may hold inline tags. */
-    char *ptitle = NULL;
-    const char *t = strstr(main_at, "<h1 class=\"title\">");
-    const char *te = t ? strstr(t, "</h1>") : NULL;
-    if (t != NULL && te != NULL && te < main_end) {
-        ptitle = element_text(t + strlen("<h1 class=\"title\">"), te);
-    } else {
-        ptitle = nw_xstrdup(page);
-    }
-
+    char *ptitle = page_title(main_at, main_end, page);
     size_t first = ix->n;
-    size_t sec = new_doc(ix, page, NULL, 0, "section");
-    ix->d[sec].title = nw_xstrdup(ptitle);
-    long chunk = -1;       /* the chunk document, while inside one */
-    int chunk_depth = 0;   /* <div> depth inside the chunk */
-    int quiet = 0;         /* depth of a part left out inside the chunk */
-    char skip_name[16] = "";
-    int skip_depth = 0;    /* inside an element left out */
-    int in_math = 0;       /* MathML: its elements are parts of words */
-
+    struct scan sc = {ix, chunks, page, main_end, 0, -1, 0, 0, "", 0, 0};
+    sc.sec = new_doc(ix, page, NULL, 0, "section");
+    ix->d[sc.sec].title = nw_xstrdup(ptitle);
     const char *p = strchr(main_at, '>');
-    p = p ? p + 1 : main_end;
-    while (p < main_end) {
-        const char *lt = memchr(p, '<', (size_t)(main_end - p));
-        const char *upto = lt ? lt : main_end;
-        if (skip_depth == 0 && quiet == 0 && upto > p) {
-            size_t cur = chunk >= 0 ? (size_t)chunk : sec;
-            b_chars(&ix->d[cur].body, p, (size_t)(upto - p));
-        }
-        if (lt == NULL) {
-            break;
-        }
-        if (strncmp(lt, "<!--", 4) == 0) {
-            const char *e = strstr(lt, "-->");
-            p = e ? e + 3 : main_end;
-            continue;
-        }
-        const char *gt = memchr(lt, '>', (size_t)(main_end - lt));
-        if (gt == NULL) {
-            break;
-        }
-        int closing = lt[1] == '/';
-        char name[16];
-        tag_name(lt + 1 + closing, name, sizeof name);
-        p = gt + 1;
-
-        if (skip_depth > 0) {
-            if (strcmp(name, skip_name) == 0) {
-                skip_depth += closing ? -1 : 1;
-            }
-            continue;
-        }
-        if (!closing && (skipped(name) ||
-                         (strcmp(name, "a") == 0 &&
-                          has_class(lt, gt, "permalink")))) {
-            snprintf(skip_name, sizeof skip_name, "%s", name);
-            skip_depth = 1;
-            continue;
-        }
-        if (strcmp(name, "math") == 0) {
-            in_math = !closing;
-        }
-        if (!inline_tag(name) && !in_math) {
-            size_t cur = chunk >= 0 ? (size_t)chunk : sec;
-            b_text(&ix->d[cur].body, " ", 1);
-        }
-        if (strcmp(name, "div") == 0 && chunk >= 0) {
-            if (!closing) {
-                ++chunk_depth;
-                if (quiet) {
-                    ++quiet;
-                } else if (has_class(lt, gt, "chunk-head") ||
-                           has_class(lt, gt, "chunk-foot")) {
-                    quiet = 1;
-                }
-            } else {
-                if (quiet) {
-                    --quiet;
-                }
-                if (--chunk_depth == 0) {
-                    chunk = -1;
-                }
-            }
-            continue;
-        }
-        if (strcmp(name, "div") == 0 && !closing &&
-            has_class(lt, gt, "chunk")) {
-            size_t idlen = 0;
-            const char *id = attr(lt, gt, "id", &idlen);
-            if (id != NULL) {
-                chunk = (long)new_doc(ix, page, id, idlen, "chunk");
-                chunk_depth = 1;
-                quiet = 0;
-                /* The chunk's title: its name, the first link's text. */
-                const char *name_at = strstr(gt, "class=\"chunk-name\"");
-                const char *a_gt = name_at ? strchr(name_at, '>') : NULL;
-                const char *a_end = a_gt ? strstr(a_gt, "</a>") : NULL;
-                if (a_end != NULL && a_end < main_end) {
-                    char *t = element_text(a_gt + 1, a_end);
-                    /* A continuation says so: "<name> +=". */
-                    const char *op = strstr(a_end, "class=\"chunk-op\">");
-                    const char *head_end = strstr(a_end, "</div>");
-                    if (op != NULL && head_end != NULL && op < head_end &&
-                        op[strlen("class=\"chunk-op\">")] == '+') {
-                        size_t tl = strlen(t);
-                        t = nw_xrealloc(t, tl + 6);
-                        memcpy(t + tl, " +\xe2\x89\xa1", 6);
-                    }
-                    ix->d[chunk].title = t;
-                }
-            }
-            continue;
-        }
-        if (is_heading(name) && !closing && chunk < 0) {
-            size_t idlen = 0;
-            const char *id = attr(lt, gt, "id", &idlen);
-            char close[6] = {'<', '/', 'h', name[1], '>', '\0'};
-            const char *he = strstr(gt, close);
-            if (id != NULL && he != NULL && he < main_end) {
-                sec = new_doc(ix, page, id, idlen, "section");
-                /* The heading's text, less its permalink. */
-                const char *perma = strstr(gt, "<a class=\"permalink\"");
-                const char *stop = (perma != NULL && perma < he) ? perma : he;
-                ix->d[sec].title = element_text(gt + 1, stop);
-                p = he + strlen(close);
-            }
-        }
-    }
+    scan_main(&sc, p ? p + 1 : main_end);
     for (size_t i = first; i < ix->n; ++i) {
         struct doc *d = &ix->d[i];
-        char *body = trimmed(&d->body);
+        char *text = trimmed(&d->body);
         free(d->body.s);
-        d->body.s = body;
-        d->body.n = strlen(body);
+        d->body.s = text;
+        d->body.n = strlen(text);
         d->page = nw_xstrdup(ptitle);
         if (d->title == NULL) {
             d->title = nw_xstrdup(ptitle);
@@ -431,6 +477,11 @@ static int index_page(struct index *ix, const char *path) {
     }
     free(ptitle);
     free(html);
+    if (sc.found != chunks->n) {
+        nw_error(path, 0, "%zu of its %zu chunks are not on the page",
+                 chunks->n - sc.found, chunks->n);
+        return 1;
+    }
     return 0;
 }
 
@@ -452,7 +503,8 @@ static void put_js(const char *s) {
                 len = 3;
             } else if ((cp & 0xF8) == 0xF0 && (p[1] & 0xC0) == 0x80 &&
                        (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80) {
-                cp = ((cp & 0x07) << 18) | ((unsigned long)(p[1] & 0x3F) << 12) |
+                cp = ((cp & 0x07) << 18) |
+                     ((unsigned long)(p[1] & 0x3F) << 12) |
                      ((unsigned long)(p[2] & 0x3F) << 6) | (p[3] & 0x3F);
                 len = 4;
             } else {
@@ -469,57 +521,79 @@ static void put_js(const char *s) {
             printf("\\u%04lx", cp);
         } else {
             cp -= 0x10000;
-            printf("\\u%04lx\\u%04lx", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+            printf("\\u%04lx\\u%04lx", 0xD800 + (cp >> 10),
+                   0xDC00 + (cp & 0x3FF));
         }
     }
     putchar('"');
 }
 
+/* The documents, as the script search.js loads. */
+static void put_index(const struct index *ix) {
+    /* The tool's old name: published indexes begin so, and stay alike. */
+    printf("/* The book's search index, written by nwsearch. */\n"
+           "window.BOOK_INDEX = {\"docs\": [\n");
+    size_t shown = 0;
+    for (size_t i = 0; i < ix->n; ++i) {
+        const struct doc *d = &ix->d[i];
+        if (d->body.n == 0 && strcmp(d->kind, "section") == 0 &&
+            strchr(d->url, '#') == NULL) {
+            continue; /* a page with no prose before its first heading */
+        }
+        printf("%s{\"u\": ", shown++ ? ",\n" : "");
+        put_js(d->url);
+        printf(", \"t\": ");
+        put_js(d->title);
+        printf(", \"p\": ");
+        put_js(d->page);
+        printf(", \"k\": ");
+        put_js(d->kind);
+        printf(", \"b\": ");
+        put_js(d->body.s);
+        printf("}");
+    }
+    printf("\n]};\n");
+}
+
+static void free_index(struct index *ix) {
+    for (size_t i = 0; i < ix->n; ++i) {
+        free(ix->d[i].url);
+        free(ix->d[i].title);
+        free(ix->d[i].kind);
+        free(ix->d[i].page);
+        free(ix->d[i].body.s);
+    }
+    free(ix->d);
+}
+
+/* Is arg a page's table of chunks, NAME.chunks? */
+static int is_chunks(const char *arg) {
+    size_t n = strlen(arg);
+    return n > 7 && strcmp(arg + n - 7, ".chunks") == 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PAGE.html... > search-index.js\n", argv[0]);
+    if (argc < 2 || is_chunks(argv[1])) {
+        fprintf(stderr, "usage: %s PAGE.html [CHUNKS]... > search-index.js\n",
+                argv[0]);
         return 2;
     }
     struct index ix = {NULL, 0, 0};
     int status = 0;
     for (int i = 1; i < argc && status == 0; ++i) {
-        status = index_page(&ix, argv[i]);
+        const char *page = argv[i];
+        struct nw_piece_list chunks = {NULL, 0, 0};
+        if (i + 1 < argc && is_chunks(argv[i + 1])) {
+            status = nw_piece_list_read(&chunks, argv[++i]) != 0;
+        }
+        if (status == 0) {
+            status = index_page(&ix, page, &chunks);
+        }
+        nw_piece_list_free(&chunks);
     }
     if (status == 0) {
-        printf("/* The book's search index, written by nwsearch. */\n"
-               "window.BOOK_INDEX = {\"docs\": [\n");
-        size_t shown = 0;
-        for (size_t i = 0; i < ix.n; ++i) {
-            const struct doc *d = &ix.d[i];
-            if (d->body.n == 0 && strcmp(d->kind, "section") == 0 &&
-                strchr(d->url, '#') == NULL) {
-                continue; /* a page with no prose before its first heading */
-            }
-            printf("%s{\"u\": ", shown++ ? ",\n" : "");
-            put_js(d->url);
-            printf(", \"t\": ");
-            put_js(d->title);
-            printf(", \"p\": ");
-            put_js(d->page);
-            printf(", \"k\": ");
-            put_js(d->kind);
-            printf(", \"b\": ");
-            put_js(d->body.s);
-            printf("}");
-        }
-        printf("\n]};\n");
+        put_index(&ix);
     }
-    for (size_t i = 0; i < ix.n; ++i) {
-        free(ix.d[i].url);
-        free(ix.d[i].title);
-        free(ix.d[i].kind);
-        free(ix.d[i].page);
-        free(ix.d[i].body.s);
-    }
-    free(ix.d);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write\n", argv[0]);
-        status = 1;
-    }
-    return status;
+    free_index(&ix);
+    return status | nw_flush_stdout(kTool);
 }

@@ -1,0 +1,279 @@
+/* meta: the chapters' metadata files, the label registry and the chunk
+ * tables. See meta.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "meta.h"
+
+#include "names.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+char *nw_chapter_of(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *name = nw_xstrdup(base);
+    char *dot = strrchr(name, '.');
+    if (dot != NULL) {
+        *dot = '\0';
+    }
+    return name;
+}
+
+/* ----------------------------------------------------------------- */
+/* META files                                                          */
+
+static void add_named(struct nw_named **v, size_t *n, size_t *cap,
+                      const char *name, const char *line) {
+    *v = nw_grow(*v, cap, *n + 1, sizeof **v);
+    (*v)[*n].name = nw_xstrdup(name);
+    (*v)[*n].line = line ? atol(line) : 0;
+    ++*n;
+}
+
+/* A line KIND<TAB>VALUE[<TAB>LINE]; a title is all that follows its tab. */
+static void meta_line(struct nw_chapter *ch, char *line) {
+    char *kind[2], *fld[2];
+    if (nw_split_tabs(line, kind, 2) < 2) {
+        return;
+    }
+    if (strcmp(kind[0], "title") == 0) {
+        if (ch->title == NULL) {
+            ch->title = nw_xstrdup(kind[1]);
+        }
+        return;
+    }
+    int n = nw_split_tabs(kind[1], fld, 2);
+    const char *at = n == 2 ? fld[1] : NULL;
+    if (strcmp(kind[0], "root") == 0) {
+        add_named(&ch->roots, &ch->nroots, &ch->roots_cap, fld[0], at);
+    } else if (strcmp(kind[0], "label") == 0) {
+        add_named(&ch->labels, &ch->nlabels, &ch->labels_cap, fld[0], at);
+    }
+}
+
+int nw_meta_read(const char *path, struct nw_chapter *ch) {
+    memset(ch, 0, sizeof *ch);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot read");
+        return -1;
+    }
+    ch->name = nw_chapter_of(path);
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) != -1) {
+        meta_line(ch, line);
+    }
+    free(line);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        nw_error(path, 0, "cannot read");
+        nw_meta_free(ch);
+        return -1;
+    }
+    if (ch->title == NULL) {
+        ch->title = nw_xstrdup(ch->name);
+    }
+    return 0;
+}
+
+static void free_named(struct nw_named *v, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        free(v[i].name);
+    }
+    free(v);
+}
+
+void nw_meta_free(struct nw_chapter *ch) {
+    free(ch->name);
+    free(ch->title);
+    free_named(ch->roots, ch->nroots);
+    free_named(ch->labels, ch->nlabels);
+    memset(ch, 0, sizeof *ch);
+}
+
+int nw_book_read(struct nw_book *book, char *const *paths, size_t n) {
+    book->v = nw_xcalloc(n, sizeof *book->v);
+    book->n = 0;
+    for (; book->n < n; ++book->n) {
+        if (nw_meta_read(paths[book->n], &book->v[book->n]) != 0) {
+            nw_book_free(book);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const struct nw_chapter *nw_book_find(const struct nw_book *book,
+                                      const char *name) {
+    for (size_t i = 0; i < book->n; ++i) {
+        if (strcmp(book->v[i].name, name) == 0) {
+            return &book->v[i];
+        }
+    }
+    return NULL;
+}
+
+void nw_book_free(struct nw_book *book) {
+    for (size_t i = 0; i < book->n; ++i) {
+        nw_meta_free(&book->v[i]);
+    }
+    free(book->v);
+    book->v = NULL;
+    book->n = 0;
+}
+
+/* ----------------------------------------------------------------- */
+/* Labels                                                              */
+
+static void labels_add(struct nw_labels *ls, const char *label,
+                       const char *chapter, const char *replaced_by,
+                       long line) {
+    ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
+    struct nw_label *l = &ls->v[ls->n++];
+    l->label = nw_xstrdup(label);
+    l->chapter = nw_xstrdup(chapter);
+    l->replaced_by = replaced_by ? nw_xstrdup(replaced_by) : NULL;
+    l->line = line;
+}
+
+int nw_labels_from_meta(struct nw_labels *ls, const char *path) {
+    struct nw_chapter ch;
+    if (nw_meta_read(path, &ch) != 0) {
+        return -1;
+    }
+    for (size_t i = 0; i < ch.nlabels; ++i) {
+        labels_add(ls, ch.labels[i].name, ch.name, NULL, ch.labels[i].line);
+    }
+    nw_meta_free(&ch);
+    return 0;
+}
+
+/* A line of the registry, split into its n fields, or -1 having said what
+ * is wrong with it. */
+static int registry_line(struct nw_labels *ls, char **fld, int n,
+                         const char *path, long lineno) {
+    if (n < 2 || n > 3 || !nw_is_label(fld[0]) || fld[1][0] == '\0' ||
+        (n == 3 && !nw_is_label(fld[2]))) {
+        nw_error(path, lineno,
+                 "want LABEL<TAB>CHAPTER, or "
+                 "LABEL<TAB>CHAPTER<TAB>REPLACEMENT for a retired label");
+        return -1;
+    }
+    if (nw_labels_find(ls, fld[0]) != NULL) {
+        nw_error(path, lineno, "label %s is registered twice", fld[0]);
+        return -1;
+    }
+    labels_add(ls, fld[0], fld[1], n == 3 ? fld[2] : NULL, lineno);
+    return 0;
+}
+
+int nw_labels_from_registry(struct nw_labels *ls, const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot read the label registry");
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int status = 0;
+    while (status == 0 && getline(&line, &cap, f) != -1) {
+        ++lineno;
+        if (line[0] == '#' || line[0] == '\n' || line[0] == '\0') {
+            continue;
+        }
+        char *fld[4];
+        int n = nw_split_tabs(line, fld, 4);
+        status = registry_line(ls, fld, n, path, lineno);
+    }
+    free(line);
+    fclose(f);
+    return status;
+}
+
+const struct nw_label *nw_labels_find(const struct nw_labels *ls,
+                                      const char *label) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        if (strcmp(ls->v[i].label, label) == 0) {
+            return &ls->v[i];
+        }
+    }
+    return NULL;
+}
+
+void nw_labels_free(struct nw_labels *ls) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        free(ls->v[i].label);
+        free(ls->v[i].chapter);
+        free(ls->v[i].replaced_by);
+    }
+    free(ls->v);
+    memset(ls, 0, sizeof *ls);
+}
+
+/* ----------------------------------------------------------------- */
+/* Chunk tables                                                        */
+
+void nw_piece_put(FILE *out, const char *anchor, int piece, long line,
+                  const char *name) {
+    fprintf(out, "%s\t%d\t%ld\t%s\n", anchor, piece, line, name);
+}
+
+int nw_piece_list_read(struct nw_piece_list *ps, const char *path) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot read");
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int status = 0;
+    while (status == 0 && getline(&line, &cap, f) != -1) {
+        ++lineno;
+        char *fld[4];
+        if (nw_split_tabs(line, fld, 4) != 4 || fld[0][0] == '\0' ||
+            atoi(fld[1]) < 1) {
+            nw_error(path, lineno, "want ANCHOR<TAB>PIECE<TAB>LINE<TAB>NAME");
+            status = -1;
+            break;
+        }
+        ps->v = nw_grow(ps->v, &ps->cap, ps->n + 1, sizeof *ps->v);
+        struct nw_piece *p = &ps->v[ps->n++];
+        p->anchor = nw_xstrdup(fld[0]);
+        p->piece = atoi(fld[1]);
+        p->line = atol(fld[2]);
+        p->name = nw_xstrdup(fld[3]);
+    }
+    free(line);
+    if (status == 0 && ferror(f)) {
+        nw_error(path, 0, "cannot read");
+        status = -1;
+    }
+    fclose(f);
+    return status;
+}
+
+const struct nw_piece *nw_piece_list_find(const struct nw_piece_list *ps,
+                                          const char *anchor, size_t len) {
+    for (size_t i = 0; i < ps->n; ++i) {
+        if (strlen(ps->v[i].anchor) == len &&
+            memcmp(ps->v[i].anchor, anchor, len) == 0) {
+            return &ps->v[i];
+        }
+    }
+    return NULL;
+}
+
+void nw_piece_list_free(struct nw_piece_list *ps) {
+    for (size_t i = 0; i < ps->n; ++i) {
+        free(ps->v[i].anchor);
+        free(ps->v[i].name);
+    }
+    free(ps->v);
+    memset(ps, 0, sizeof *ps);
+}

@@ -1,0 +1,103 @@
+/* meta: the files in which the build keeps what it knows about chapters,
+ * each written by one tool and read here.
+ *
+ *   build/meta/NAME.tsv, NAME.lines   chapter-meta: the chapter's title,
+ *       file roots and snippet labels, a line each: KIND<TAB>VALUE, and in
+ *       .lines a third field, the line of the .nw file it comes from;
+ *   chapters/labels.tsv   the label registry, kept by hand: every label the
+ *       book has published, and what replaced a retired one;
+ *   build/md/NAME.chunks   chapter-md: every piece of every code chunk of
+ *       the chapter, as its page shows it (anchor, piece, line, name).
+ */
+#ifndef META_H
+#define META_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* CHAPTER from a path such as build/meta/CHAPTER.tsv or chapters/CHAPTER.nw */
+char *nw_chapter_of(const char *path);
+
+/* A root or a label of a chapter, and its line in the .nw file (0 where the
+ * file read was a .tsv, which has none). */
+struct nw_named {
+    char *name;
+    long line;
+};
+
+/* A chapter, as its META file (.tsv or .lines) has it. */
+struct nw_chapter {
+    char *name;  /* day32-scan: the META file's name */
+    char *title; /* the first title line, or the name where there is none */
+    struct nw_named *roots, *labels; /* each in the chapter's order */
+    size_t nroots, nlabels;
+    size_t roots_cap, labels_cap;
+};
+
+/* Reads a META file. Returns 0, or -1 having said why on stderr. */
+int nw_meta_read(const char *path, struct nw_chapter *ch);
+void nw_meta_free(struct nw_chapter *ch);
+
+/* The book's chapters, in the order their META files were given. */
+struct nw_book {
+    struct nw_chapter *v;
+    size_t n;
+};
+
+/* Reads n META files. Returns 0, or -1 having said why on stderr (with
+ * book empty). */
+int nw_book_read(struct nw_book *book, char *const *paths, size_t n);
+/* The chapter named name, or NULL. */
+const struct nw_chapter *nw_book_find(const struct nw_book *book,
+                                      const char *name);
+void nw_book_free(struct nw_book *book);
+
+/* The book's labels, across chapters. */
+struct nw_label {
+    char *label;
+    char *chapter;     /* day32-scan */
+    char *replaced_by; /* registry only: the label that replaces a retired
+                          one, or NULL */
+    long line;         /* line in the file it was read from */
+};
+
+struct nw_labels {
+    struct nw_label *v;
+    size_t n, cap;
+};
+
+/* Adds the labels of build/meta/CHAPTER.tsv (or .lines) files. */
+int nw_labels_from_meta(struct nw_labels *ls, const char *path);
+/* Reads chapters/labels.tsv: label, chapter, and for a retired label the
+ * label that replaces it. Blank lines and lines starting with # are
+ * comments. Returns -1 with a message on stderr for a malformed line. */
+int nw_labels_from_registry(struct nw_labels *ls, const char *path);
+const struct nw_label *nw_labels_find(const struct nw_labels *ls,
+                                      const char *label);
+void nw_labels_free(struct nw_labels *ls);
+
+/* A piece of a code chunk, a line of NAME.chunks:
+ * ANCHOR<TAB>PIECE<TAB>LINE<TAB>NAME, the name last since it may hold a tab. */
+struct nw_piece {
+    char *anchor; /* its div's id on the page */
+    int piece;    /* 1 for the first definition, 2, ... */
+    long line;    /* of its <<name>>= header in the .nw file */
+    char *name;
+};
+
+struct nw_piece_list {
+    struct nw_piece *v;
+    size_t n, cap;
+};
+
+/* Writes a line of NAME.chunks. */
+void nw_piece_put(FILE *out, const char *anchor, int piece, long line,
+                  const char *name);
+/* Reads NAME.chunks. Returns 0, or -1 having said why on stderr. */
+int nw_piece_list_read(struct nw_piece_list *ps, const char *path);
+/* The piece whose anchor is the len bytes at anchor, or NULL. */
+const struct nw_piece *nw_piece_list_find(const struct nw_piece_list *ps,
+                                          const char *anchor, size_t len);
+void nw_piece_list_free(struct nw_piece_list *ps);
+
+#endif

@@ -1,0 +1,78 @@
+/* names: chunk name classes and anchors. See names.h. */
+#include "names.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+int nw_is_label(const char *name) {
+    if (name[0] == '\0' || name[0] == '-') {
+        return 0;
+    }
+    for (const char *p = name; *p; ++p) {
+        int ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+                 (*p == '-' && p[1] != '-' && p[1] != '\0');
+        if (!ok) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int nw_is_file_name(const char *name) {
+    return strchr(name, '.') != NULL && strpbrk(name, " \t") == NULL;
+}
+
+int nw_is_phrase(const char *name) {
+    return strchr(name, ' ') != NULL && !isspace((unsigned char)name[0]);
+}
+
+int nw_is_known_file_type(const char *name) {
+    static const char *const types[] = {".cu", ".cuh", ".h"};
+    const char *dot = strrchr(name, '.');
+    if (dot == NULL || dot == name) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        if (strcmp(dot, types[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* "chunk-" or "file-" and the name's letters, digits and '_', lowercased,
+ * each run of other characters one '-'. */
+static void slug(const char *name, char *base, size_t size) {
+    const char *prefix = nw_is_file_name(name) ? "file-" : "chunk-";
+    size_t n = strlen(prefix);
+    memcpy(base, prefix, n);
+    int dash = 0;
+    for (const char *p = name; *p && n + 2 < size; ++p) {
+        unsigned char ch = (unsigned char)*p;
+        if (isalnum(ch) || ch == '_') {
+            if (dash && base[n - 1] != '-') {
+                base[n++] = '-';
+            }
+            base[n++] = (char)tolower(ch);
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    base[n] = '\0';
+}
+
+void nw_anchor(const char *name, int piece, char *out, size_t size) {
+    char base[256];
+    if (nw_is_label(name)) {
+        snprintf(base, sizeof base, "%s", name);
+    } else {
+        slug(name, base, sizeof base);
+    }
+    if (piece > 1) {
+        snprintf(out, size, "%s-%d", base, piece);
+    } else {
+        snprintf(out, size, "%s", base);
+    }
+}

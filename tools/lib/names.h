@@ -1,0 +1,29 @@
+/* names: the classes of the book's chunk names and the anchors they get.
+ *
+ * A chunk is named by a snippet label (lowercase kebab-case, a public name
+ * lessons cite), by a file name (a file root, tangled into that file), or by
+ * a phrase (a blank inside, no leading blank). Each piece of a chunk gets
+ * an anchor, the id of its div on the chapter's page.
+ */
+#ifndef NAMES_H
+#define NAMES_H
+
+#include <stddef.h>
+
+/* Room enough for any anchor nw_anchor writes, with its NUL. */
+#define NW_ANCHOR_MAX 300
+
+/* A label is lowercase kebab-case: letters, digits, single hyphens inside.
+ * A file root is named like a file (has a dot and no blank). Everything
+ * else must be a phrase, with at least one blank. */
+int nw_is_label(const char *name);
+int nw_is_file_name(const char *name);
+int nw_is_phrase(const char *name);
+/* The type of a file root we know how to build: .cu, .cuh or .h. */
+int nw_is_known_file_type(const char *name);
+
+/* The anchor of piece k of a chunk: the label itself (label-2, ...), or
+ * "chunk-" / "file-" and a slug of the name. Writes at most size bytes. */
+void nw_anchor(const char *name, int piece, char *out, size_t size);
+
+#endif

@@ -1,0 +1,232 @@
+/* noweb: the pipeline reader. See noweb.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "noweb.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/* Where nw_read is in the pipeline. */
+struct reader {
+    struct nw_doc *doc;
+    struct nw_chunk *cur; /* the chunk being read, or NULL between chunks */
+    long line;            /* the source line */
+    char *err;
+    size_t errlen;
+};
+
+static struct nw_chunk *new_chunk(struct nw_doc *doc, int is_code) {
+    doc->chunks = nw_grow(doc->chunks, &doc->cap, doc->n + 1,
+                          sizeof *doc->chunks);
+    struct nw_chunk *c = &doc->chunks[doc->n++];
+    memset(c, 0, sizeof *c);
+    c->is_code = is_code;
+    return c;
+}
+
+static void add_item(struct nw_chunk *c, enum nw_item_kind kind,
+                     const char *s, long line) {
+    c->items = nw_grow(c->items, &c->cap, c->n + 1, sizeof *c->items);
+    struct nw_item *it = &c->items[c->n++];
+    it->kind = kind;
+    it->s = s ? nw_xstrdup(s) : NULL;
+    it->line = line;
+}
+
+/* Writes the message, at the reader's file and line, into its err. */
+static int fail(struct reader *r, long line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    nw_format_error(r->err, r->errlen, r->doc->file, line, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Does line start with keyword, followed by a blank or the end? Sets *rest
+ * to what follows the blank. */
+static int keyword(const char *line, const char *kw, const char **rest) {
+    size_t n = strlen(kw);
+    if (strncmp(line, kw, n) != 0) {
+        return 0;
+    }
+    if (line[n] == '\0') {
+        *rest = line + n;
+        return 1;
+    }
+    if (line[n] == ' ') {
+        *rest = line + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* @defn NAME: the chunk's name, its line, and which piece of it this is. */
+static int read_defn(struct reader *r, const char *name) {
+    struct nw_chunk *cur = r->cur;
+    if (cur->name != NULL) {
+        return fail(r, r->line, "malformed pipeline: two @defn in one chunk");
+    }
+    cur->name = nw_xstrdup(name);
+    cur->line = r->line;
+    cur->piece = nw_pieces(r->doc, name);
+    return 0;
+}
+
+/* A keyword inside a chunk: an item of its text, or a change of line. */
+static void read_item(struct reader *r, const char *buf) {
+    const char *rest = NULL;
+    if (keyword(buf, "@text", &rest)) {
+        add_item(r->cur, NW_TEXT, rest, r->line);
+    } else if (keyword(buf, "@nl", &rest)) {
+        add_item(r->cur, NW_NL, NULL, r->line);
+        ++r->line;
+    } else if (keyword(buf, "@use", &rest)) {
+        add_item(r->cur, NW_USE, rest, r->line);
+    } else if (keyword(buf, "@quote", &rest)) {
+        add_item(r->cur, NW_QUOTE, NULL, r->line);
+    } else if (keyword(buf, "@endquote", &rest)) {
+        add_item(r->cur, NW_ENDQUOTE, NULL, r->line);
+    } else if (keyword(buf, "@line", &rest)) {
+        char *end = NULL;
+        errno = 0;
+        long n = strtol(rest, &end, 10);
+        if (errno == 0 && end != rest && n > 0) {
+            r->line = n;
+        }
+    }
+    /* Other keywords (@index, @xref, @language, ...) are not needed. */
+}
+
+/* One line of the pipeline. Returns 0, or -1 with err written. */
+static int read_line(struct reader *r, const char *buf) {
+    const char *rest = NULL;
+    if (keyword(buf, "@file", &rest)) {
+        free(r->doc->file);
+        r->doc->file = nw_xstrdup(rest);
+        r->line = 1;
+    } else if (keyword(buf, "@begin", &rest)) {
+        if (r->cur != NULL) {
+            return fail(r, r->line,
+                        "malformed pipeline: @begin inside a chunk");
+        }
+        r->cur = new_chunk(r->doc, strncmp(rest, "code", 4) == 0);
+    } else if (keyword(buf, "@end", &rest)) {
+        if (r->cur != NULL && r->cur->is_code && r->cur->name == NULL) {
+            return fail(r, r->line,
+                        "malformed pipeline: a code chunk without @defn");
+        }
+        r->cur = NULL;
+    } else if (r->cur == NULL) {
+        /* Keywords between chunks (@language, @index, ...) carry nothing
+         * the book uses. */
+    } else if (keyword(buf, "@defn", &rest)) {
+        return read_defn(r, rest);
+    } else if (keyword(buf, "@fatal", &rest)) {
+        /* markup has said what is wrong on stderr already. */
+        r->err[0] = '\0';
+        return -1;
+    } else {
+        read_item(r, buf);
+    }
+    return 0;
+}
+
+int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen) {
+    memset(doc, 0, sizeof *doc);
+    struct reader r = {doc, NULL, 1, err, errlen};
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int status = 0;
+    while (status == 0 && (len = getline(&buf, &cap, in)) != -1) {
+        if (len > 0 && buf[len - 1] == '\n') {
+            buf[--len] = '\0';
+        }
+        if ((size_t)len != strlen(buf)) {
+            status = fail(&r, r.line,
+                          "a NUL byte in the text; a chapter is UTF-8 text");
+        } else {
+            status = read_line(&r, buf);
+        }
+    }
+    if (status == 0 && r.cur != NULL && r.cur->is_code && r.cur->name == NULL) {
+        status = fail(&r, r.line,
+                      "malformed pipeline: a code chunk without @defn");
+    }
+    if (status == 0 && ferror(in)) {
+        status = fail(&r, 0, "cannot read the pipeline");
+    }
+    free(buf);
+    doc->lines = r.line - 1;
+    return status;
+}
+
+int nw_load(FILE *in, struct nw_doc *doc) {
+    char err[1024];
+    if (nw_read(in, doc, err, sizeof err) != 0) {
+        if (err[0] != '\0') {
+            nw_error(NULL, 0, "%s", err);
+        }
+        nw_free(doc);
+        return -1;
+    }
+    return 0;
+}
+
+void nw_free(struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n; ++j) {
+            free(c->items[j].s);
+        }
+        free(c->items);
+        free(c->name);
+    }
+    free(doc->chunks);
+    free(doc->file);
+    memset(doc, 0, sizeof *doc);
+}
+
+long nw_find_defn(const struct nw_doc *doc, const char *name, size_t from) {
+    for (size_t i = from; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (c->is_code && c->name && strcmp(c->name, name) == 0) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+int nw_pieces(const struct nw_doc *doc, const char *name) {
+    int n = 0;
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        n += c->is_code && c->name && strcmp(c->name, name) == 0;
+    }
+    return n;
+}
+
+int nw_chunk_uses(const struct nw_chunk *c, const char *name) {
+    if (!c->is_code) {
+        return 0;
+    }
+    for (size_t j = 0; j < c->n; ++j) {
+        if (c->items[j].kind == NW_USE && strcmp(c->items[j].s, name) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int nw_is_used(const struct nw_doc *doc, const char *name) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        if (nw_chunk_uses(&doc->chunks[i], name)) {
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,65 @@
+/* noweb: read noweb's pipeline format into a chapter model.
+ *
+ * noweb's markup turns a .nw file into a line-oriented stream of keywords
+ * (@begin code, @defn, @use, @text, @nl, @quote, ...), documented in the
+ * Hacker's guide (/usr/share/doc/noweb/guide.html). Every tool of the book
+ * that needs a chapter's structure reads it from that stream, never from the
+ * .nw text itself, so noweb stays the only parser of noweb syntax.
+ */
+#ifndef NOWEB_H
+#define NOWEB_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum nw_item_kind {
+    NW_TEXT,     /* s holds the text, without newline */
+    NW_NL,       /* end of a source line */
+    NW_USE,      /* s holds the chunk name */
+    NW_QUOTE,    /* start of [[quoted code]] in documentation */
+    NW_ENDQUOTE  /* end of quoted code */
+};
+
+struct nw_item {
+    enum nw_item_kind kind;
+    char *s;
+    long line; /* source line the item came from */
+};
+
+struct nw_chunk {
+    int is_code;
+    char *name;  /* code chunks: the chunk name */
+    long line;   /* code chunks: line of the <<name>>= header */
+    int piece;   /* code chunks: 1 for the first definition, 2, ... */
+    struct nw_item *items;
+    size_t n, cap;
+};
+
+struct nw_doc {
+    char *file;  /* the .nw path, from @file */
+    struct nw_chunk *chunks;
+    size_t n, cap;
+    long lines;  /* number of source lines read */
+};
+
+/* Reads a whole pipeline. Returns 0, or -1 with a one-line message (no
+ * trailing newline, already prefixed with file:line where one is known) in
+ * err; err is empty where markup has said what is wrong already (@fatal).
+ * Either way doc is to be freed with nw_free. */
+int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen);
+/* Reads a whole pipeline as nw_read does, but says what is wrong on stderr
+ * itself (where markup has not already) and frees what it read. Returns 0,
+ * or -1 with doc empty. */
+int nw_load(FILE *in, struct nw_doc *doc);
+void nw_free(struct nw_doc *doc);
+
+/* Index of the first code chunk named name at or after from, or -1. */
+long nw_find_defn(const struct nw_doc *doc, const char *name, size_t from);
+/* Number of pieces (definitions) of a chunk name. */
+int nw_pieces(const struct nw_doc *doc, const char *name);
+/* Non-zero if some code chunk uses name. */
+int nw_is_used(const struct nw_doc *doc, const char *name);
+/* Non-zero if code chunk c uses name. */
+int nw_chunk_uses(const struct nw_chunk *c, const char *name);
+
+#endif

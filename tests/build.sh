@@ -55,6 +55,29 @@ expect_bad "a missing label registry" \
     tangle
 mv "$tmp/labels.tsv" "$book/chapters/labels.tsv"
 
+# A second chapter that tangles a file another chapter tangles is named
+# with both lines, and replaces nothing; so is a citation of a label the
+# book does not have. Undoing either heals the tree with no touch.
+root=$(awk -F'\t' '$1 == "root" { print $2 " " $3; exit }' "$book/build/meta/day32-scan.lines")
+printf '# Same root\n\n<<%s>>=\nint main() { return 0; }\n@\n' "${root% *}" >"$book/chapters/zz.nw"
+expect_bad "a file root of two chapters" \
+    "chapters/zz.nw:3: file root <<${root% *}>> is already tangled by chapters/day32-scan.nw:${root#* }; a file belongs to one chapter, so name this one otherwise" \
+    CHAPTERS="$all zz"
+rm -f "$book/chapters/zz.nw"
+printf '\nSee [[<<no-such-label>>]].\n' >>"$book/chapters/day93-managed.nw"
+n=$(wc -l <"$book/chapters/day93-managed.nw")
+expect_bad "a citation of a label the book does not have" \
+    "chapters/day93-managed.nw:$n: [[<<no-such-label>>]] cites no chunk of this chapter and no snippet label of the book" \
+    tangle html
+cp chapters/day93-managed.nw "$book/chapters/day93-managed.nw"
+mk >"$tmp/out" 2>&1
+if [ "$(snapshot)" = "$clean" ]; then
+    pass "undoing a rejected change leaves the book as a clean build has it"
+else
+    fail "undoing a rejected change leaves the book as a clean build has it" \
+        "$(diff <(echo "$clean") <(snapshot) | head -4 | tr '\n' ' ')"
+fi
+
 # A chapter added and removed again: the pages follow CHAPTERS, and what
 # the chapter made goes with it.
 cat >"$book/chapters/zz.nw" <<'EOF'

@@ -80,7 +80,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" index "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/snippets" registry chapters/labels.tsv "${metas[@]}" 2>>"$gen/err" &&
+    "$asan/snippets" check chapters/labels.tsv "${metas[@]}" 2>>"$gen/err" &&
     "$asan/snippets" table "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/search-index" "${pages[@]}" >"$gen/index.js" 2>>"$gen/err"
     rc=$?

@@ -95,21 +95,6 @@ static int cite_href(const struct weave *w, const char *name, char *out,
     return 1;
 }
 
-/* Is the quote from items[j] (an NW_QUOTE) a lone chunk reference? Returns
- * the index of its NW_USE, or 0. */
-static size_t lone_use(const struct nw_chunk *c, size_t j, size_t end) {
-    size_t use = 0;
-    for (size_t k = j + 1; k < end; ++k) {
-        const struct nw_item *q = &c->items[k];
-        if (q->kind == NW_USE && use == 0) {
-            use = k;
-        } else if (q->kind != NW_TEXT || q->s[strspn(q->s, " ")] != '\0') {
-            return 0;
-        }
-    }
-    return use;
-}
-
 /* A cited chunk, the lone reference of [[<<name>>]], as a link. */
 static void weave_cite(FILE *out, struct weave *w, const struct nw_item *u) {
     char href[NW_ANCHOR_MAX + 64];
@@ -157,11 +142,8 @@ static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
             case NW_NL: fputc('\n', out); break;
             case NW_USE: fprintf(out, "<<%s>>", it->s); break;
             case NW_QUOTE: {
-                size_t end = j + 1;
-                while (end < c->n && c->items[end].kind != NW_ENDQUOTE) {
-                    ++end;
-                }
-                size_t use = lone_use(c, j, end);
+                size_t end = nw_quote_end(c, j);
+                size_t use = nw_quote_cite(c, j, end);
                 if (use != 0) {
                     weave_cite(out, w, &c->items[use]);
                 } else {

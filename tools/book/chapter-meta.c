@@ -10,8 +10,8 @@
  * not take (of another type, in a directory, with a blank, noweb's <<*>>),
  * a chunk that includes itself, a name that is neither a label nor a
  * phrase, a chapter with no title or no code, a malformed chunk header, a
- * line over 64 KiB, text that is not UTF-8, a byte-order mark and CRLF line
- * endings. Where markup itself failed (it says why on stderr), chapter-meta
+ * line over 64 KiB, text that is not UTF-8, a byte-order mark, CRLF line
+ * endings, and a heading whose id is a label of the chapter. Where markup itself failed (it says why on stderr), chapter-meta
  * fails too, and where the reason is a << in prose it says how to write one.
  *
  * On success it prints the chapter's description, one tab-separated record
@@ -19,6 +19,7 @@
  *   title  TEXT
  *   root   FILE   LINE
  *   label  LABEL  LINE
+ *   cite   LABEL  LINE    a [[<<LABEL>>]] of a chunk of another chapter
  */
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include "nwpipe.h"
@@ -450,7 +451,29 @@ static void check_chapter(struct lint *l, size_t roots) {
     }
 }
 
-/* The description: title, then the file roots and labels in order. */
+/* The citations of chunks that are not this chapter's, [[<<label>>]]: the
+ * book as a whole must have them, which the snippets tool checks before
+ * anything of the chapter is put in place. */
+static void print_cites(const struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            if (c->items[j].kind != NW_QUOTE) {
+                continue;
+            }
+            size_t end = nw_quote_end(c, j);
+            size_t use = nw_quote_cite(c, j, end);
+            const struct nw_item *u = &c->items[use];
+            if (use != 0 && nw_find_defn(doc, u->s, 0) < 0) {
+                printf("cite\t%s\t%ld\n", u->s, u->line);
+            }
+            j = end;
+        }
+    }
+}
+
+/* The description: title, then the file roots and labels in order, then
+ * the citations of other chapters' chunks. */
 static void print_meta(const struct nw_doc *doc) {
     printf("title\t%s\n", first_prose(doc) + 2);
     for (size_t i = 0; i < doc->n; ++i) {
@@ -462,6 +485,76 @@ static void print_meta(const struct nw_doc *doc) {
             printf("root\t%s\t%ld\n", c->name, c->line);
         } else if (nw_is_label(c->name)) {
             printf("label\t%s\t%ld\n", c->name, c->line);
+        }
+    }
+    print_cites(doc);
+}
+
+/* The id pandoc gives a heading (its auto_identifiers: formatting and
+ * every character but letters, digits, _ - and . dropped, blanks made
+ * hyphens, letters lowercased, everything before the first letter
+ * dropped), or the id it names, {#id}. Writes at most size bytes. */
+static void heading_id(const char *text, char *out, size_t size) {
+    const char *brace = strstr(text, "{#");
+    size_t n = 0;
+    if (brace != NULL) {
+        for (const char *p = brace + 2; *p && *p != '}' && *p != ' ' &&
+                                        n + 1 < size; ++p) {
+            out[n++] = *p;
+        }
+        out[n] = '\0';
+        return;
+    }
+    for (const char *p = text; *p && n + 1 < size; ++p) {
+        unsigned char ch = (unsigned char)*p;
+        if (n == 0 && !isalpha(ch)) {
+            continue;
+        }
+        if (isalnum(ch) || ch == '_' || ch == '-' || ch == '.') {
+            out[n++] = (char)tolower(ch);
+        } else if (ch == ' ' || ch == '\t') {
+            out[n++] = '-';
+        }
+    }
+    out[n] = '\0';
+}
+
+/* A heading whose id is one of the chapter's labels: the label's link
+ * would land on the heading. */
+static void check_heading(struct lint *l, const struct nw_chunk *c,
+                          size_t j) {
+    const char *s = c->items[j].s;
+    size_t hashes = strspn(s, "#");
+    if (hashes == 0 || hashes > 6 || s[hashes] != ' ') {
+        return;
+    }
+    char line[1024] = "";
+    for (size_t k = j; k < c->n && c->items[k].kind != NW_NL; ++k) {
+        const struct nw_item *it = &c->items[k];
+        if (it->kind == NW_TEXT || it->kind == NW_USE) {
+            strncat(line, it->s, sizeof line - strlen(line) - 1);
+        }
+    }
+    char id[NW_ANCHOR_MAX];
+    heading_id(line + hashes + 1, id, sizeof id);
+    long defn = nw_find_defn(l->doc, id, 0);
+    if (id[0] != '\0' && nw_is_label(id) && defn >= 0) {
+        report(l, c->items[j].line,
+               "this heading's id is %s, the anchor of the snippet label "
+               "<<%s>> (line %ld); name the heading's id, as in '%.*s "
+               "Title {#other-id}'",
+               id, id, l->doc->chunks[defn].line, (int)hashes, s);
+    }
+}
+
+static void check_headings(struct lint *l) {
+    for (size_t i = 0; i < l->doc->n; ++i) {
+        const struct nw_chunk *c = &l->doc->chunks[i];
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            if (c->items[j].kind == NW_TEXT &&
+                (j == 0 || c->items[j - 1].kind == NW_NL)) {
+                check_heading(l, c, j);
+            }
         }
     }
 }
@@ -546,6 +639,7 @@ int main(int argc, char **argv) {
     check_items(&l);
     check_chapter(&l, check_names(&l));
     check_cycles(&l);
+    check_headings(&l);
     if (l.errors > MAX_ERRORS) {
         fprintf(stderr, "%s:%ld: %d more problems, from this one on, not "
                 "shown\n",

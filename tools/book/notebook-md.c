@@ -80,11 +80,11 @@ static void docs_text(const struct nw_chunk *c, struct nw_buf *out) {
                 nw_buf_puts(out, "\xe2\x9f\xa9");
                 break;
             case NW_QUOTE: {
-                size_t end = j + 1;
+                size_t end = nw_quote_end(c, j);
                 struct nw_buf q = {NULL, 0, 0};
                 nw_buf_puts(&q, "");
-                for (; end < c->n && c->items[end].kind != NW_ENDQUOTE; ++end) {
-                    const struct nw_item *x = &c->items[end];
+                for (size_t k = j + 1; k < end; ++k) {
+                    const struct nw_item *x = &c->items[k];
                     if (x->kind == NW_TEXT) {
                         nw_buf_puts(&q, x->s);
                     } else if (x->kind == NW_USE) {

@@ -1,11 +1,15 @@
 /* snippets: the book's snippet labels, which lessons cite by name.
  *
  * Usage:
- *   snippets registry REGISTRY META...  check the published labels: each
- *                                       one still defined where it was
- *                                       published, or retired with a
- *                                       replacement; each label defined
- *                                       is published, in one chapter only
+ *   snippets check REGISTRY META...     the book as a whole, before the
+ *                                       tangle puts anything in place: each
+ *                                       file root and label in one chapter
+ *                                       only; each published label still
+ *                                       defined where it was published, or
+ *                                       retired with a replacement; each
+ *                                       label defined is published; each
+ *                                       citation of another chapter's
+ *                                       label, [[<<label>>]], resolves
  *   snippets table SRCDIR META...       build/snippets.tsv: label, chapter,
  *                                       tangled file, first and last line,
  *                                       URL
@@ -103,13 +107,74 @@ static int check_registered(const struct nw_labels *defined,
     return 0;
 }
 
-/* Says what is wrong first: a label defined twice, a published label
- * gone or moved, a label defined and not published. */
-static int cmd_registry(const char *path, char *const *metas, int n) {
+/* A file root tangled by two chapters; returns 1 where one is. Each
+ * tangles into one file of build/src, so the second would replace the
+ * first's. */
+static int check_roots(const struct nw_book *book) {
+    for (size_t i = 0; i < book->n; ++i) {
+        const struct nw_chapter *ch = &book->v[i];
+        for (size_t r = 0; r < ch->nroots; ++r) {
+            for (size_t j = 0; j < i; ++j) {
+                const struct nw_chapter *was = &book->v[j];
+                for (size_t s = 0; s < was->nroots; ++s) {
+                    if (strcmp(was->roots[s].name, ch->roots[r].name) != 0) {
+                        continue;
+                    }
+                    char at[4096], there[4096];
+                    nw_error(chapter_file(at, sizeof at, ch->name),
+                             ch->roots[r].line,
+                             "file root <<%s>> is already tangled by %s:%ld; "
+                             "a file belongs to one chapter, so name this "
+                             "one otherwise",
+                             ch->roots[r].name,
+                             chapter_file(there, sizeof there, was->name),
+                             was->roots[s].line);
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* A citation, [[<<label>>]], of a label that no chapter defines and the
+ * registry does not keep; returns 1 where one is. */
+static int check_cites(const struct nw_book *book,
+                       const struct nw_labels *defined,
+                       const struct nw_labels *reg) {
+    for (size_t i = 0; i < book->n; ++i) {
+        const struct nw_chapter *ch = &book->v[i];
+        for (size_t k = 0; k < ch->ncites; ++k) {
+            const char *name = ch->cites[k].name;
+            if (nw_labels_find(defined, name) == NULL &&
+                nw_labels_find(reg, name) == NULL) {
+                char at[4096];
+                nw_error(chapter_file(at, sizeof at, ch->name),
+                         ch->cites[k].line,
+                         "[[<<%s>>]] cites no chunk of this chapter and no "
+                         "snippet label of the book",
+                         name);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The book as a whole, before anything of it is put in place. Says what
+ * is wrong first: a file root or a label in two chapters, a published
+ * label gone or moved, a label defined and not published, a citation of
+ * a label the book does not have. */
+static int cmd_check(const char *path, char *const *metas, int n) {
     struct nw_labels reg = {NULL, 0, 0}, defined = {NULL, 0, 0};
-    int status = nw_labels_from_registry(&reg, path) != 0;
+    struct nw_book book = {NULL, 0};
+    int status = nw_labels_from_registry(&reg, path) != 0 ||
+                 nw_book_read(&book, metas, (size_t)n) != 0;
     for (int i = 0; i < n && status == 0; ++i) {
         status = nw_labels_from_meta(&defined, metas[i]) != 0;
+    }
+    if (status == 0) {
+        status = check_roots(&book);
     }
     if (status == 0) {
         status = check_unique(&defined);
@@ -120,6 +185,10 @@ static int cmd_registry(const char *path, char *const *metas, int n) {
     if (status == 0) {
         status = check_registered(&defined, &reg, path);
     }
+    if (status == 0) {
+        status = check_cites(&book, &defined, &reg);
+    }
+    nw_book_free(&book);
     nw_labels_free(&reg);
     nw_labels_free(&defined);
     return status;
@@ -199,15 +268,15 @@ static int cmd_table(const char *srcdir, const struct nw_book *book) {
 
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : "";
-    int registry = strcmp(cmd, "registry") == 0;
-    if ((!registry && strcmp(cmd, "table") != 0) || argc < 4) {
+    int check = strcmp(cmd, "check") == 0;
+    if ((!check && strcmp(cmd, "table") != 0) || argc < 4) {
         fprintf(stderr,
-                "usage: %s registry REGISTRY META... | table SRCDIR META...\n",
+                "usage: %s check REGISTRY META... | table SRCDIR META...\n",
                 argv[0]);
         return 2;
     }
-    if (registry) {
-        return cmd_registry(argv[2], argv + 3, argc - 3);
+    if (check) {
+        return cmd_check(argv[2], argv + 3, argc - 3);
     }
     struct nw_book book;
     if (nw_book_read(&book, argv + 3, (size_t)(argc - 3)) != 0) {

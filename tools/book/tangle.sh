@@ -11,12 +11,14 @@
 # pipeline once, and chapter-meta checks it and describes it (title, roots,
 # labels, with lines). Then the book is checked as a whole, on the new
 # descriptions and the current ones of the other chapters (a label or a file
-# root in two chapters, the published labels), and every root of a chapter
+# root in two chapters, the published labels, a citation of a label the
+# book does not have), and every root of a chapter
 # read is tangled from its pipeline by noweb's nt: plainly with snippet
 # markers into BUILD/src, and with #line directives into BUILD/lsrc. Only
 # then do the files move in place: cpif keeps a file's timestamp when its
 # text did not change (so a prose edit compiles nothing), and the chapter's
-# title, roots and labels (BUILD/meta/NAME.tsv) change only when they do.
+# title, roots and labels (BUILD/meta/NAME.tsv; NAME.lines adds their lines
+# and the citations) change only when they do.
 #
 # What the book no longer has goes: the files of a root a chapter stopped
 # tangling, and every output of a chapter no longer in the book. Last,
@@ -82,7 +84,7 @@ for c in "${book[@]}"; do
         lines+=("$b/meta/$c.lines")
     fi
 done
-"$SNIPPETS" registry "$registry" "${lines[@]}"
+"$SNIPPETS" check "$registry" "${lines[@]}"
 
 # 3. Tangle every root of the chapters read.
 for c in "${read[@]}"; do
@@ -109,7 +111,7 @@ for c in "${read[@]}"; do
         cpif "$b/src/$r" <"$work/src/$r"
         cpif "$b/lsrc/$r" <"$work/lsrc/$r"
     done
-    cut -f1,2 "$work/$c.lines" >"$work/$c.tsv"
+    awk -F'\t' -v OFS='\t' '$1 != "cite" { print $1, $2 }' "$work/$c.lines" >"$work/$c.tsv"
     cmp -s "$work/$c.tsv" "$b/meta/$c.tsv" || mv -f "$work/$c.tsv" "$b/meta/$c.tsv"
     mv -f "$work/$c.lines" "$b/meta/$c.lines"
     mv -f "$work/$c.nwpipe" "$b/meta/$c.nwpipe"

@@ -50,6 +50,8 @@ static void meta_line(struct nw_chapter *ch, char *line) {
         add_named(&ch->roots, &ch->nroots, &ch->roots_cap, fld[0], at);
     } else if (strcmp(kind[0], "label") == 0) {
         add_named(&ch->labels, &ch->nlabels, &ch->labels_cap, fld[0], at);
+    } else if (strcmp(kind[0], "cite") == 0) {
+        add_named(&ch->cites, &ch->ncites, &ch->cites_cap, fld[0], at);
     }
 }
 
@@ -92,6 +94,7 @@ void nw_meta_free(struct nw_chapter *ch) {
     free(ch->title);
     free_named(ch->roots, ch->nroots);
     free_named(ch->labels, ch->nlabels);
+    free_named(ch->cites, ch->ncites);
     memset(ch, 0, sizeof *ch);
 }
 

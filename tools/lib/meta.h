@@ -3,7 +3,8 @@
  *
  *   build/meta/NAME.tsv, NAME.lines   chapter-meta: the chapter's title,
  *       file roots and snippet labels, a line each: KIND<TAB>VALUE, and in
- *       .lines a third field, the line of the .nw file it comes from;
+ *       .lines a third field, the line of the .nw file it comes from, and
+ *       the labels of other chapters that the prose cites (KIND cite);
  *   chapters/labels.tsv   the label registry, kept by hand: every label the
  *       book has published, and what replaced a retired one;
  *   build/md/NAME.chunks   chapter-md: every piece of every code chunk of
@@ -30,8 +31,9 @@ struct nw_chapter {
     char *name;  /* day32-scan: the META file's name */
     char *title; /* the first title line, or the name where there is none */
     struct nw_named *roots, *labels; /* each in the chapter's order */
-    size_t nroots, nlabels;
-    size_t roots_cap, labels_cap;
+    struct nw_named *cites; /* .lines only: [[<<label>>]] of other chapters */
+    size_t nroots, nlabels, ncites;
+    size_t roots_cap, labels_cap, cites_cap;
 };
 
 /* Reads a META file. Returns 0, or -1 having said why on stderr. */

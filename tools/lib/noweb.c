@@ -230,3 +230,24 @@ int nw_is_used(const struct nw_doc *doc, const char *name) {
     }
     return 0;
 }
+
+size_t nw_quote_end(const struct nw_chunk *c, size_t j) {
+    size_t end = j + 1;
+    while (end < c->n && c->items[end].kind != NW_ENDQUOTE) {
+        ++end;
+    }
+    return end;
+}
+
+size_t nw_quote_cite(const struct nw_chunk *c, size_t j, size_t end) {
+    size_t use = 0;
+    for (size_t k = j + 1; k < end; ++k) {
+        const struct nw_item *q = &c->items[k];
+        if (q->kind == NW_USE && use == 0) {
+            use = k;
+        } else if (q->kind != NW_TEXT || q->s[strspn(q->s, " ")] != '\0') {
+            return 0;
+        }
+    }
+    return use;
+}

@@ -62,4 +62,11 @@ int nw_is_used(const struct nw_doc *doc, const char *name);
 /* Non-zero if code chunk c uses name. */
 int nw_chunk_uses(const struct nw_chunk *c, const char *name);
 
+/* Quoted code in documentation, [[...]], opens at an NW_QUOTE, items[j] of
+ * c: the index of the NW_ENDQUOTE that closes it (or c->n). */
+size_t nw_quote_end(const struct nw_chunk *c, size_t j);
+/* A citation, [[<<name>>]], is quoted code that holds nothing but one chunk
+ * reference: the index of that NW_USE, or 0 where the quote is not one. */
+size_t nw_quote_cite(const struct nw_chunk *c, size_t j, size_t end);
+
 #endif

@@ -1,20 +1,34 @@
-# The course book, from chapters to programs and pages.
+# The course book, from chapters to programs and pages. Each arrow is a tool
+# of tools/book/ (the book: chapter to page, on the library tools/lib/) or
+# tools/evidence/ (the evidence: program to verdict).
 #
-#   chapters/NAME.nw --nwlint--> build/meta/NAME.tsv    (title, roots, labels)
-#                    --notangle + cpif--> build/src/FILE  (plain, with snippet
-#                                                           markers, to read)
-#                                     --> build/lsrc/FILE (#line, to compile)
-#   build/lsrc/PROG.cu --nvcc--> build/bin/PROG
-#   chapters/NAME.nw --markup | nwweave--> build/md/NAME.md --pandoc
-#                    | nwlinks--> build/html/NAME.html
-#   evidence/PROG/*.txt --evmd--> build/md/NAME.run.md  (the transcripts shown
-#                                                       after the code)
-#   evidence/PROG.chart + PROG/GPU.txt --evchart | gnuplot-->
-#                    build/html/charts/PROG/GPU.svg     (a chart of a transcript)
-#   build/snippets.tsv, build/meta/NAME.nwpipe --nwcatalog--> labels.html,
-#                    chunks.html                        (the index pages)
-#   build/html/*.html --nwsearch--> build/html/search-index.js (for search.js)
-#   build/meta/NAME.nwpipe --nwnotebook | pandoc--> build/notebooks/NAME.ipynb
+# Tangle: tangle.sh, one transaction for the chapters that changed
+#   chapters/NAME.nw --markup--> build/meta/NAME.nwpipe     (noweb's stream,
+#                                                            read once)
+#     --chapter-meta--> build/meta/NAME.lines, NAME.tsv     (title, roots,
+#                                                            labels, cites)
+#     all chapters' .lines + chapters/labels.tsv --snippets check--> ok
+#     --snippet-marks | nt--> build/src/FILE                (plain, to read)
+#     --nt -L--> build/lsrc/FILE                            (#line, to compile)
+#   build/src/*, build/meta/*.lines --snippets table--> build/snippets.tsv
+# Compile
+#   build/lsrc/PROG.cu --nvcc (tools/compile.mk)--> build/bin/PROG
+# Weave
+#   build/meta/NAME.nwpipe --chapter-md--> build/md/NAME.md, NAME.refs,
+#                                          NAME.chunks      (the chunk model)
+#   evidence/PROG/GPU.txt --run-md--> build/md/NAME.run.md  (compile lines and
+#                                                            transcripts)
+#   evidence/PROG.chart + PROG/GPU.txt --chart | gnuplot-->
+#                    build/html/charts/PROG/GPU.svg
+#   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
+#   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
+#   build/snippets.tsv, build/meta/*.nwpipe --index-pages--> labels.html,
+#                    chunks.html
+#   build/html/NAME.html + build/md/NAME.chunks --search-index-->
+#                    build/html/search-index.js
+#   build/meta/NAME.nwpipe --notebook-md | pandoc--> build/notebooks/NAME.ipynb
+# Evidence: tools/evidence/progcheck.sh runs build/bin/PROG; tcheck holds its
+#   output to evidence/PROG.expect and evidence/PROG/GPU.txt.
 #
 # `make` builds the book, `make check` tests it. README.md says more.
 

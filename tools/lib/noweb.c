@@ -120,15 +120,16 @@ static int read_line(struct reader *r, const char *buf) {
                         "malformed pipeline: a code chunk without @defn");
         }
         r->cur = NULL;
+    } else if (keyword(buf, "@fatal", &rest)) {
+        /* markup has said what is wrong on stderr already; it writes this
+         * between chunks, at the end of what it could read. */
+        r->err[0] = '\0';
+        return -1;
     } else if (r->cur == NULL) {
         /* Keywords between chunks (@language, @index, ...) carry nothing
          * the book uses. */
     } else if (keyword(buf, "@defn", &rest)) {
         return read_defn(r, rest);
-    } else if (keyword(buf, "@fatal", &rest)) {
-        /* markup has said what is wrong on stderr already. */
-        r->err[0] = '\0';
-        return -1;
     } else {
         read_item(r, buf);
     }

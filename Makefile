@@ -300,13 +300,13 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
 
 # nwperma gives every heading a permalink.
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \
-                  $(B)/md/%.refs $(chunk-links) $(heading-links) styles/page.html \
+                  $(B)/md/%.refs $(B)/md/%.chunks $(chunk-links) $(heading-links) styles/page.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
 	  $(B)/md/$*.md $(B)/md/$*.run.md \
-	  | $(chunk-links) $(B)/md/$*.refs | $(heading-links) > $@.tmp && mv -f $@.tmp $@
+	  | $(chunk-links) $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) > $@.tmp && mv -f $@.tmp $@
 
 # The front page: the book's front matter, then its chapters.
 $(B)/md/index.md: chapters/front.md $(META) $(LIST) $(nav) | $(B)/md

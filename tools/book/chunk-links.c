@@ -1,13 +1,18 @@
 /* chunk-links: put chunk links into a page pandoc has written.
  *
- * Usage: chunk-links REFS < page.html > page.linked.html
+ * Usage: chunk-links REFS [CHUNKS] < page.html > page.linked.html
  *
  * REFS is what chapter-md wrote: a placeholder (NWREF0001), a tab, and the
  * HTML that replaces it. Every placeholder must be found exactly once.
  * The page's ids must be unique: a heading whose generated id equals a
- * snippet label would make the label's link land on the heading.
+ * snippet label would make the label's link land on the heading. With
+ * CHUNKS (build/md/NAME.chunks, the page's chunks), an id a chunk has is
+ * reported at that chunk's line of chapters/NAME.nw. (chapter-meta rejects
+ * such a heading before; this is what catches what its reckoning of
+ * pandoc's ids misses.)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "meta.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -36,8 +41,29 @@ struct id {
     size_t len;
 };
 
+/* An id used twice: at the line of its chunk where CHUNKS has one. */
+static void report_twice(const struct nw_piece_list *chunks,
+                         const char *chunks_path, const char *v, size_t len) {
+    const struct nw_piece *p =
+        chunks != NULL ? nw_piece_list_find(chunks, v, len) : NULL;
+    char at[4096];
+    const char *where = kTool;
+    if (p != NULL) {
+        char *chapter = nw_chapter_of(chunks_path);
+        snprintf(at, sizeof at, "chapters/%s.nw", chapter);
+        free(chapter);
+        where = at;
+    }
+    nw_error(where, p != NULL ? p->line : 0,
+             "the id \"%.*s\" is used twice on the page; a heading whose id "
+             "equals a snippet label needs an explicit id, e.g. '## Title "
+             "{#sec-title}'",
+             (int)len, v);
+}
+
 /* Says which id of the page is used twice, if one is; returns 1 then. */
-static int check_ids(const char *html) {
+static int check_ids(const char *html, const struct nw_piece_list *chunks,
+                     const char *chunks_path) {
     struct id *ids = NULL;
     size_t n = 0, cap = 0;
     int status = 0;
@@ -51,11 +77,7 @@ static int check_ids(const char *html) {
         size_t len = (size_t)(e - v);
         for (size_t i = 0; i < n && status == 0; ++i) {
             if (ids[i].len == len && memcmp(ids[i].s, v, len) == 0) {
-                nw_error(kTool, 0,
-                         "the id \"%.*s\" is used twice on the page; a "
-                         "heading whose id equals a snippet label needs an "
-                         "explicit id, e.g. '## Title {#sec-title}'",
-                         (int)len, v);
+                report_twice(chunks, chunks_path, v, len);
                 status = 1;
             }
         }
@@ -136,12 +158,17 @@ static int put_linked(const char *html, struct refs *rs, const char *path) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s REFS < page.html > out.html\n", argv[0]);
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: %s REFS [CHUNKS] < page.html > out.html\n",
+                argv[0]);
         return 2;
     }
     struct refs rs = {NULL, 0, 0};
+    struct nw_piece_list chunks = {NULL, 0, 0};
     int status = read_refs(&rs, argv[1]);
+    if (status == 0 && argc == 3) {
+        status = nw_piece_list_read(&chunks, argv[2]) != 0;
+    }
     char *html = NULL;
     if (status == 0) {
         html = nw_slurp(stdin, NULL);
@@ -151,7 +178,8 @@ int main(int argc, char **argv) {
         }
     }
     if (status == 0) {
-        status = check_ids(html);
+        status = check_ids(html, argc == 3 ? &chunks : NULL,
+                           argc == 3 ? argv[2] : NULL);
         status |= put_linked(html, &rs, argv[1]);
         status |= nw_flush_stdout(kTool);
     }
@@ -159,6 +187,7 @@ int main(int argc, char **argv) {
         free(rs.v[i].html);
     }
     free(rs.v);
+    nw_piece_list_free(&chunks);
     free(html);
     return status;
 }

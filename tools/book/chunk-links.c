@@ -89,35 +89,32 @@ static int check_ids(const char *html, const struct nw_piece_list *chunks,
     return status;
 }
 
-/* Reads REFS. Returns 0, or 1 having said what is wrong. */
-static int read_refs(struct refs *rs, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        nw_error(path, 0, "cannot read");
+struct refs_reader {
+    struct refs *rs;
+    const char *path;
+};
+
+static int each_ref_line(void *ctx, char *line, long lineno) {
+    struct refs_reader *r = ctx;
+    char *fld[2];
+    if (nw_split_tabs(line, fld, 2) != 2 || strlen(fld[0]) != kKeyLen ||
+        strncmp(fld[0], "NWREF", 5) != 0) {
+        nw_error(r->path, lineno, "not a placeholder line");
         return 1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    int status = 0;
-    while (status == 0 && getline(&line, &cap, f) != -1) {
-        ++lineno;
-        char *fld[2];
-        if (nw_split_tabs(line, fld, 2) != 2 || strlen(fld[0]) != kKeyLen ||
-            strncmp(fld[0], "NWREF", 5) != 0) {
-            nw_error(path, lineno, "not a placeholder line");
-            status = 1;
-            break;
-        }
-        rs->v = nw_grow(rs->v, &rs->cap, rs->n + 1, sizeof *rs->v);
-        struct ref *r = &rs->v[rs->n++];
-        memcpy(r->key, fld[0], kKeyLen + 1);
-        r->html = nw_xstrdup(fld[1]);
-        r->found = 0;
-    }
-    free(line);
-    fclose(f);
-    return status;
+    struct refs *rs = r->rs;
+    rs->v = nw_grow(rs->v, &rs->cap, rs->n + 1, sizeof *rs->v);
+    struct ref *ref = &rs->v[rs->n++];
+    memcpy(ref->key, fld[0], kKeyLen + 1);
+    ref->html = nw_xstrdup(fld[1]);
+    ref->found = 0;
+    return 0;
+}
+
+/* Reads REFS. Returns 0, or 1 having said what is wrong. */
+static int read_refs(struct refs *rs, const char *path) {
+    struct refs_reader r = {rs, path};
+    return nw_each_line(path, NULL, each_ref_line, &r) != 0;
 }
 
 /* Writes the page with every placeholder replaced by its link. Returns 0,

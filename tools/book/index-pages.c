@@ -172,31 +172,33 @@ static int snippet_line(struct labels *ls, char **fld, int n,
     return 0;
 }
 
+struct snippets_reader {
+    struct labels *ls;
+    const struct nw_book *book;
+    const char *path;
+    int status;
+};
+
+static int each_snippet_line(void *ctx, char *line, long lineno) {
+    struct snippets_reader *r = ctx;
+    if (lineno == 1 && strncmp(line, "label\t", 6) == 0) {
+        return 0; /* the header */
+    }
+    char *fld[7];
+    int n = nw_split_tabs(line, fld, 7);
+    r->status |= snippet_line(r->ls, fld, n, r->book, r->path, lineno);
+    return 0;
+}
+
 /* Reads SNIPPETS, every line that is wrong said on stderr; returns 0, or
  * -1 where one was. */
 static int read_snippets(struct labels *ls, const char *path,
                          const struct nw_book *book) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        nw_error(path, 0, "cannot read");
+    struct snippets_reader r = {ls, book, path, 0};
+    if (nw_each_line(path, NULL, each_snippet_line, &r) != 0) {
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    int status = 0;
-    while (getline(&line, &cap, f) != -1) {
-        ++lineno;
-        if (lineno == 1 && strncmp(line, "label\t", 6) == 0) {
-            continue; /* the header */
-        }
-        char *fld[7];
-        int n = nw_split_tabs(line, fld, 7);
-        status |= snippet_line(ls, fld, n, book, path, lineno);
-    }
-    free(line);
-    fclose(f);
-    return status;
+    return r.status;
 }
 
 /* A label's entry: its name, where it is, and its first lines. */

@@ -55,24 +55,16 @@ static void meta_line(struct nw_chapter *ch, char *line) {
     }
 }
 
+static int each_meta_line(void *ch, char *line, long lineno) {
+    (void)lineno;
+    meta_line(ch, line);
+    return 0;
+}
+
 int nw_meta_read(const char *path, struct nw_chapter *ch) {
     memset(ch, 0, sizeof *ch);
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        nw_error(path, 0, "cannot read");
-        return -1;
-    }
     ch->name = nw_chapter_of(path);
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, f) != -1) {
-        meta_line(ch, line);
-    }
-    free(line);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        nw_error(path, 0, "cannot read");
+    if (nw_each_line(path, NULL, each_meta_line, ch) != 0) {
         nw_meta_free(ch);
         return -1;
     }
@@ -174,28 +166,26 @@ static int registry_line(struct nw_labels *ls, char **fld, int n,
     return 0;
 }
 
+struct registry_reader {
+    struct nw_labels *ls;
+    const char *path;
+};
+
+static int each_registry_line(void *ctx, char *line, long lineno) {
+    struct registry_reader *r = ctx;
+    if (line[0] == '#' || line[0] == '\n' || line[0] == '\0') {
+        return 0;
+    }
+    char *fld[4];
+    int n = nw_split_tabs(line, fld, 4);
+    return registry_line(r->ls, fld, n, r->path, lineno);
+}
+
 int nw_labels_from_registry(struct nw_labels *ls, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        nw_error(path, 0, "cannot read the label registry");
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    int status = 0;
-    while (status == 0 && getline(&line, &cap, f) != -1) {
-        ++lineno;
-        if (line[0] == '#' || line[0] == '\n' || line[0] == '\0') {
-            continue;
-        }
-        char *fld[4];
-        int n = nw_split_tabs(line, fld, 4);
-        status = registry_line(ls, fld, n, path, lineno);
-    }
-    free(line);
-    fclose(f);
-    return status;
+    struct registry_reader r = {ls, path};
+    return nw_each_line(path, "the label registry", each_registry_line, &r)
+               ? -1
+               : 0;
 }
 
 const struct nw_label *nw_labels_find(const struct nw_labels *ls,
@@ -226,39 +216,32 @@ void nw_piece_put(FILE *out, const char *anchor, int piece, long line,
     fprintf(out, "%s\t%d\t%ld\t%s\n", anchor, piece, line, name);
 }
 
-int nw_piece_list_read(struct nw_piece_list *ps, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        nw_error(path, 0, "cannot read");
+struct piece_reader {
+    struct nw_piece_list *ps;
+    const char *path;
+};
+
+static int each_piece_line(void *ctx, char *line, long lineno) {
+    struct piece_reader *r = ctx;
+    char *fld[4];
+    if (nw_split_tabs(line, fld, 4) != 4 || fld[0][0] == '\0' ||
+        atoi(fld[1]) < 1) {
+        nw_error(r->path, lineno, "want ANCHOR<TAB>PIECE<TAB>LINE<TAB>NAME");
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    int status = 0;
-    while (status == 0 && getline(&line, &cap, f) != -1) {
-        ++lineno;
-        char *fld[4];
-        if (nw_split_tabs(line, fld, 4) != 4 || fld[0][0] == '\0' ||
-            atoi(fld[1]) < 1) {
-            nw_error(path, lineno, "want ANCHOR<TAB>PIECE<TAB>LINE<TAB>NAME");
-            status = -1;
-            break;
-        }
-        ps->v = nw_grow(ps->v, &ps->cap, ps->n + 1, sizeof *ps->v);
-        struct nw_piece *p = &ps->v[ps->n++];
-        p->anchor = nw_xstrdup(fld[0]);
-        p->piece = atoi(fld[1]);
-        p->line = atol(fld[2]);
-        p->name = nw_xstrdup(fld[3]);
-    }
-    free(line);
-    if (status == 0 && ferror(f)) {
-        nw_error(path, 0, "cannot read");
-        status = -1;
-    }
-    fclose(f);
-    return status;
+    struct nw_piece_list *ps = r->ps;
+    ps->v = nw_grow(ps->v, &ps->cap, ps->n + 1, sizeof *ps->v);
+    struct nw_piece *p = &ps->v[ps->n++];
+    p->anchor = nw_xstrdup(fld[0]);
+    p->piece = atoi(fld[1]);
+    p->line = atol(fld[2]);
+    p->name = nw_xstrdup(fld[3]);
+    return 0;
+}
+
+int nw_piece_list_read(struct nw_piece_list *ps, const char *path) {
+    struct piece_reader r = {ps, path};
+    return nw_each_line(path, NULL, each_piece_line, &r) ? -1 : 0;
 }
 
 const struct nw_piece *nw_piece_list_find(const struct nw_piece_list *ps,

@@ -1,5 +1,6 @@
 /* util: memory, growing arrays and strings, files, tab-separated lines and
  * error messages. See util.h. */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include "util.h"
 
 #include <stdint.h>
@@ -168,4 +169,26 @@ int nw_flush_stdout(const char *tool) {
         return 1;
     }
     return 0;
+}
+
+int nw_each_line(const char *path, const char *what,
+                 int (*each)(void *ctx, char *line, long lineno), void *ctx) {
+    FILE *f = fopen(path, "r");
+    int status = 0, bad = f == NULL;
+    if (f != NULL) {
+        char *line = NULL;
+        size_t cap = 0;
+        long lineno = 0;
+        while (status == 0 && getline(&line, &cap, f) != -1) {
+            status = each(ctx, line, ++lineno);
+        }
+        free(line);
+        bad = ferror(f);
+        fclose(f);
+    }
+    if (bad) {
+        nw_error(path, 0, "cannot read%s%s", what ? " " : "", what ? what : "");
+        return -1;
+    }
+    return status;
 }

@@ -41,6 +41,14 @@ char *nw_slurp_file(const char *path, size_t *len);
 /* A text file: as nw_slurp_file, and NULL also where it holds a NUL byte. */
 char *nw_slurp_text(const char *path);
 
+/* Calls each(ctx, line, lineno) for every line of the file at path, in
+ * order, its newline kept, until one call returns non-zero. Returns what
+ * that call returned, or 0; or -1 having said so (nw_error: "cannot read",
+ * and what, such as "the label registry", where what is not NULL) where
+ * the file cannot be opened or read. */
+int nw_each_line(const char *path, const char *what,
+                 int (*each)(void *ctx, char *line, long lineno), void *ctx);
+
 /* Splits a tab-separated line in place, dropping its newline, into at most
  * max fields; returns how many. The last field keeps any further tabs. */
 int nw_split_tabs(char *line, char **fields, int max);

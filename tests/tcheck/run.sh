@@ -699,7 +699,7 @@ COMPILE_LINES="$fr/lines" run sh "$PC" record demo
 result progcheck/record-compile-lines-file "$rc" "$(head -n 1 "$work/o")"
 fx_setup
 MOCK_STATUS=1 run sh "$PC" record demo
-[ "$rc" -eq 1 ] && grep -q "^FAIL demo: exit status 1; nothing recorded" "$work/o" &&
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: exit status 1$" "$work/o" && grep -q "^    nothing recorded$" "$work/o" &&
     [ -z "$(find "$fr/ev" -name '*.pending')" ] && rc=0 || rc=1
 result progcheck/record-refuses-failing-program "$rc" "$(head -n 1 "$work/o")"
 

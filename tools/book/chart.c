@@ -1,9 +1,9 @@
-/* evchart: a chart of the values a transcript recorded.
+/* chart: a chart of the values a transcript recorded.
  *
  * Usage:
- *   evchart gnuplot SPEC TRANSCRIPT > chart.gp    a gnuplot script that
+ *   chart gnuplot SPEC TRANSCRIPT > chart.gp      a gnuplot script that
  *                                                 writes the SVG to stdout
- *   evchart figure SPEC TRANSCRIPT IMAGE > fig.md the chart as a Pandoc
+ *   chart figure SPEC TRANSCRIPT IMAGE > fig.md   the chart as a Pandoc
  *                                                 Markdown figure
  *
  * SPEC is evidence/PROG.chart, one directive a line ('#' starts a comment):
@@ -467,7 +467,8 @@ static void subtitle(const struct spec *sp, const struct recording *t,
                                     : "");
 }
 
-static void gnuplot(const struct spec *sp, const struct recording *t) {
+/* The chart's size, title, subtitle and axes. */
+static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
     double max = 0;
     for (int r = 0; r < sp->n; ++r) {
         if (sp->rows[r].kind != ROW_GROUP && sp->rows[r].v > max) {
@@ -516,49 +517,74 @@ static void gnuplot(const struct spec *sp, const struct recording *t) {
            "set offsets 0, 0, 0, 0\n");
     /* A margin on the right for the last bar's value. */
     printf("set xrange [0:%.6g]\n", max * 1.16);
+}
+
+/* A group's heading, larger, flush with the left of the names. */
+static void mark_group(const struct spec *sp, int r, int n) {
+    printf("set label %d ", n);
+    nw_put_dquoted(stdout, sp->rows[r].label);
+    printf(" at screen 0.02, first %d left font \"sans,14\" "
+           "textcolor rgb \"#000000\"\n", r);
+}
+
+/* A reference: a dashed line across the rows of its group. */
+static void mark_ref(const struct spec *sp, int r, int n) {
+    int lo = r, hi = r;
+    while (lo > 0 && sp->rows[lo - 1].kind != ROW_GROUP) {
+        --lo;
+    }
+    while (hi + 1 < sp->n && sp->rows[hi + 1].kind != ROW_GROUP) {
+        ++hi;
+    }
+    printf("set arrow %d from %s, %d.5 to %s, %g nohead dt 2 lw 1.5 "
+           "lc rgb \"#b04a00\" front\n",
+           n, sp->rows[r].value, hi, sp->rows[r].value, lo - 0.5);
+}
+
+/* How each kind of row is drawn: a new kind is an entry here, its
+ * directive in kDirectives, and the functions they name. drawn: in the
+ * bars' data, in the colour of style (0 a bar, 1 a reference); label and
+ * line: what it adds as a gnuplot label and as an arrow (all labels come
+ * first, numbered from 3; then the arrows, from 1). */
+static const struct row_style {
+    int drawn, style;
+    void (*label)(const struct spec *sp, int r, int n);
+    void (*line)(const struct spec *sp, int r, int n);
+} kRowStyles[] = {
+    [ROW_BAR] = {1, 0, NULL, NULL},
+    [ROW_REF] = {1, 1, NULL, mark_ref},
+    [ROW_GROUP] = {0, 0, mark_group, NULL},
+};
+
+/* The rows: their names on the axis, their marks, their bars. */
+static void gnuplot_rows(const struct spec *sp) {
     printf("set yrange [%d.5:-0.5]\n", sp->n - 1);
     printf("set ytics (");
     for (int r = 0; r < sp->n; ++r) {
         printf("%s", r ? ", " : "");
-        nw_put_dquoted(stdout,
-                       sp->rows[r].kind == ROW_GROUP ? "" : sp->rows[r].label);
+        nw_put_dquoted(stdout, kRowStyles[sp->rows[r].kind].drawn
+                                   ? sp->rows[r].label
+                                   : "");
         printf(" %d", r);
     }
     printf(")\n");
-    /* A group's heading, larger, flush with the left of the names. */
-    int label = 3;
+    int label = 3, arrow = 1;
     for (int r = 0; r < sp->n; ++r) {
-        if (sp->rows[r].kind == ROW_GROUP) {
-            printf("set label %d ", label++);
-            nw_put_dquoted(stdout, sp->rows[r].label);
-            printf(" at screen 0.02, first %d left font \"sans,14\" "
-                   "textcolor rgb \"#000000\"\n", r);
+        if (kRowStyles[sp->rows[r].kind].label) {
+            kRowStyles[sp->rows[r].kind].label(sp, r, label++);
         }
     }
-    /* Dashed lines: each reference across the rows of its group. */
-    int arrow = 1;
     for (int r = 0; r < sp->n; ++r) {
-        const struct row *row = &sp->rows[r];
-        if (row->kind != ROW_REF) {
-            continue;
+        if (kRowStyles[sp->rows[r].kind].line) {
+            kRowStyles[sp->rows[r].kind].line(sp, r, arrow++);
         }
-        int lo = r, hi = r;
-        while (lo > 0 && sp->rows[lo - 1].kind != ROW_GROUP) {
-            --lo;
-        }
-        while (hi + 1 < sp->n && sp->rows[hi + 1].kind != ROW_GROUP) {
-            ++hi;
-        }
-        printf("set arrow %d from %s, %d.5 to %s, %g nohead dt 2 lw 1.5 "
-               "lc rgb \"#b04a00\" front\n",
-               arrow++, row->value, hi, row->value, lo - 0.5);
     }
     printf("$rows << EOD\n");
     for (int r = 0; r < sp->n; ++r) {
         const struct row *row = &sp->rows[r];
-        if (row->kind != ROW_GROUP) {
-            printf("%d %s %d %s\n", r, row->value, row->kind == ROW_REF,
-                   row->value);
+        if (kRowStyles[row->kind].drawn) {
+            printf("%d %s %d %s\n", r, row->value,
+                   kRowStyles[row->kind].style, row->value);
         }
     }
     printf("EOD\n");
@@ -568,6 +594,11 @@ static void gnuplot(const struct spec *sp, const struct recording *t) {
            "($1 + 0.32) with boxxyerror lc rgb \"#b9b9b9\", \\\n"
            "     $rows using 2:1:(stringcolumn(4)) with labels left "
            "offset 0.5,0 textcolor rgb \"#222222\"\n");
+}
+
+static void gnuplot(const struct spec *sp, const struct recording *t) {
+    gnuplot_frame(sp, t);
+    gnuplot_rows(sp);
 }
 
 static void figure(const struct spec *sp, const struct recording *t,

@@ -171,7 +171,10 @@ no-nvcc:
 
 $(B)/tools/%: tools/book/%.c $(LIB_SRC) $(LIB_HDR) | $(B)/tools
 	$(call say,CC,$@)
-	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib -o $@.tmp $< $(LIB_SRC) && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib -o $@.tmp $< $(LIB_SRC) $(TRANSCRIPTS) && mv -f $@.tmp $@
+# run-md and chart read transcripts with tcheck's reader (transcript.h).
+$(run-md) $(chart): tools/evidence/tcheck.c tools/evidence/transcript.h
+$(run-md) $(chart): TRANSCRIPTS = -Itools/evidence -DTCHECK_NO_MAIN tools/evidence/tcheck.c
 
 $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb
@@ -421,7 +424,7 @@ verify: $(TCHECK)
 	  { echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; }
 	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
 # Every program's --quick sizes under compute-sanitizer's four tools.
-sanitize: programs
+sanitize: programs $(TCHECK)
 	@tools/evidence/sanitize.sh $(B)/bin $(SELECTED)
 
 # --- The GPU bundle ---------------------------------------------------------

@@ -15,7 +15,10 @@ san=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefin
 
 for src in tools/book/*.c; do
     t=$(basename "$src" .c)
-    if "${CC:-cc}" "${san[@]}" -Itools/lib -o "$asan/$t" "$src" tools/lib/*.c 2>"$asan/$t.log"; then
+    # A tool that reads transcripts links tcheck's reader, as the Makefile does.
+    reader=()
+    grep -q '^#include "transcript.h"' "$src" && reader=(-Itools/evidence -DTCHECK_NO_MAIN tools/evidence/tcheck.c)
+    if "${CC:-cc}" "${san[@]}" -Itools/lib -o "$asan/$t" "$src" tools/lib/*.c "${reader[@]}" 2>"$asan/$t.log"; then
         pass "build $t with ASan and UBSan"
     else
         fail "build $t with ASan and UBSan" "$(head -1 "$asan/$t.log")"

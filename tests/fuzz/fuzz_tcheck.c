@@ -2,10 +2,8 @@
  * and the transcript (header, separator, output), and the matching and
  * alignment built on them. An input is an expectation, a NUL byte and a
  * transcript; each goes through the same commands make check uses. */
-#define _POSIX_C_SOURCE 200809L
-#define main tcheck_main
+#define TCHECK_NO_MAIN
 #include "../../tools/evidence/tcheck.c"
-#undef main
 
 #include <stdint.h>
 #include <unistd.h>
@@ -16,8 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char expect_path[] = "/tmp/fuzz-tcheck-expect-XXXXXX";
 static char transcript_path[] = "/tmp/fuzz-tcheck-transcript-XXXXXX";
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     int a = mkstemp(expect_path), b = mkstemp(transcript_path);
@@ -33,25 +30,27 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void put(const char *path, const uint8_t *p, size_t n)
-{
+static void put(const char *path, const uint8_t *p, size_t n) {
     FILE *f = fopen(path, "wb");
     if (f == NULL || fwrite(p, 1, n, f) != n || fclose(f) != 0)
         abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const uint8_t *nul = memchr(data, 0, size);
     size_t elen = nul ? (size_t)(nul - data) : size;
     put(expect_path, data, elen);
     put(transcript_path, nul ? nul + 1 : data, nul ? size - elen - 1 : 0);
     char *two[] = {expect_path, transcript_path};
+    char *diff[] = {"-o", "output", expect_path, transcript_path};
     char *three[] = {expect_path, transcript_path, transcript_path};
     cmd_lint(2, two);
     cmd_pending(2, two);
     cmd_values(2, two);
     cmd_gpu(2, two);
     cmd_compare(3, three);
+    cmd_diff(4, diff);
+    struct transcript *tr = transcript_read(transcript_path);
+    transcript_free(tr);
     return 0;
 }

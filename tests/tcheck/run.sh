@@ -699,7 +699,7 @@ COMPILE_LINES="$fr/lines" run sh "$PC" record demo
 result progcheck/record-compile-lines-file "$rc" "$(head -n 1 "$work/o")"
 fx_setup
 MOCK_STATUS=1 run sh "$PC" record demo
-[ "$rc" -eq 1 ] && grep -q "^FAIL demo: exit status 1; nothing recorded" "$work/o" &&
+[ "$rc" -eq 1 ] && grep -q "^FAIL demo: exit status 1$" "$work/o" && grep -q "^    nothing recorded$" "$work/o" &&
     [ -z "$(find "$fr/ev" -name '*.pending')" ] && rc=0 || rc=1
 result progcheck/record-refuses-failing-program "$rc" "$(head -n 1 "$work/o")"
 
@@ -810,6 +810,75 @@ run "$TC" check "$work/long.expect" "$work/none" "$work/long.out" 0
 n=$(wc -l <"$work/o")
 [ "$rc" -eq 1 ] && [ "$n" -lt 60 ] && grep -q "more diff lines not shown" "$work/o" && rc=0 || rc=1
 result tcheck/diff-capped "$rc" "exit $rc, $n lines"
+
+# A number hole that is given no number says which hole and why.
+for v in nan inf -1; do
+    printf '%s\n' 'scan {{ms}} ms' >"$work/h.expect"
+    printf '%s\n' "scan $v ms" >"$work/h.out"
+    run "$TC" check "$work/h.expect" "$work/none" "$work/h.out" 0
+    [ "$rc" -eq 1 ] && grep -qxF "$work/h.expect:1: {{ms}} needs a number of milliseconds, got '$v'" "$work/o" &&
+        rc=0 || rc=1
+    result "tcheck/ms-hole-says-why-$v" "$rc" "exit $rc: $(tr '\n' '|' <"$work/o")"
+done
+
+# NUL bytes and control characters are shown escaped.
+printf 'abc\n' >"$work/c.expect"
+printf 'a\000b\001c\033[2J\n' >"$work/c.out"
+run "$TC" check "$work/c.expect" "$work/none" "$work/c.out" 0
+[ "$rc" -eq 1 ] && grep -qxF '+a\x00b\x01c\x1b[2J' "$work/o" && ! tr -d '\n\t' <"$work/o" | LC_ALL=C grep -q '[[:cntrl:]]' &&
+    rc=0 || rc=1
+result tcheck/control-characters-escaped "$rc" "exit $rc: $(head -n 6 "$work/o" | tr '\n' '|')"
+
+# The verdict for a caller: -n names the program, details indented, and
+# the exit status says it all (4: the program said it cannot run here).
+printf 'needs 16 GiB\n' >"$work/s.err"
+run "$TC" check -n demo -e "$work/s.err" "$fixtures/demo.expect" "$work/none" "$fixtures/demo.out" 77
+[ "$rc" -eq 4 ] && [ "$(cat "$work/o")" = "SKIP demo: needs 16 GiB" ] && rc=0 || rc=1
+result tcheck/check-77-skips "$rc" "exit $rc: $(cat "$work/o")"
+run "$TC" status -n demo -e "$work/s.err" 77
+[ "$rc" -eq 4 ] && [ "$(cat "$work/o")" = "SKIP demo: needs 16 GiB" ] && rc=0 || rc=1
+result tcheck/status-77-skips "$rc" "exit $rc: $(cat "$work/o")"
+run "$TC" status -n demo -e "$work/s.err" 139
+[ "$rc" -eq 1 ] && [ "$(head -n 1 "$work/o")" = "FAIL demo: exit status 139 (signal 11)" ] &&
+    grep -qx '      needs 16 GiB' "$work/o" && rc=0 || rc=1
+result tcheck/status-signal-fails "$rc" "exit $rc: $(tr '\n' '|' <"$work/o")"
+run "$TC" status 0
+[ "$rc" -eq 0 ] && [ ! -s "$work/o" ] && rc=0 || rc=1
+result tcheck/status-0 "$rc" "exit $rc"
+sed 's/^every result matched/no result matched/' "$fixtures/demo.out" >"$work/d.out"
+run "$TC" check -n demo "$fixtures/demo.expect" "$work/none" "$work/d.out" 0
+[ "$rc" -eq 1 ] && [ "$(head -n 1 "$work/o")" = "FAIL demo: 1 differing line" ] &&
+    ! sed 1d "$work/o" | grep -qv '^    ' && rc=0 || rc=1
+result tcheck/check-named-indents-details "$rc" "exit $rc: $(head -n 3 "$work/o" | tr '\n' '|')"
+run "$TC" diff "$fixtures/demo.expect" "$work/d.out"
+[ "$rc" -eq 1 ] && grep -q '^+no result matched' "$work/o" && rc=0 || rc=1
+result tcheck/diff "$rc" "exit $rc"
+
+# Memory is bounded by the expectation, not the output: 200 MB of output,
+# as lines and as one line of NULs, under a 1 GiB address-space limit. A
+# plain build: AddressSanitizer alone reserves more than that.
+if $CC -std=c11 -O2 -o "$work/tcheck-plain" "$root/tools/evidence/tcheck.c"; then
+    printf 'ok\n' >"$work/big.expect"
+    yes ok | head -c 200000000 >"$work/big.out"
+    rc=0
+    # shellcheck disable=SC3045 # dash and bash both have ulimit -v
+    (ulimit -v 1048576 && exec "$work/tcheck-plain" check "$work/big.expect" "$work/none" "$work/big.out" 0) \
+        >"$work/o" 2>"$work/e" || rc=$?
+    [ "$rc" -eq 1 ] && [ "$(head -n 1 "$work/o")" = "FAIL: 66666666 differing lines" ] &&
+        grep -q 'more lines (.* bytes) after line' "$work/o" && [ "$(wc -l <"$work/o")" -lt 60 ] && rc=0 || rc=1
+    result tcheck/memory-bounded-many-lines "$rc" "exit $rc: $(head -n 2 "$work/o" | tr '\n' '|')$(head -c 200 "$work/e")"
+    head -c 200000000 /dev/zero >"$work/big.out"
+    rc=0
+    # shellcheck disable=SC3045 # dash and bash both have ulimit -v
+    (ulimit -v 1048576 && exec "$work/tcheck-plain" check "$work/big.expect" "$work/none" "$work/big.out" 0) \
+        >"$work/o" 2>"$work/e" || rc=$?
+    [ "$rc" -eq 1 ] && [ "$(head -n 1 "$work/o")" = "FAIL: 1 differing line" ] &&
+        grep -q '^+\\x00\\x00.*bytes more)$' "$work/o" && [ "$(wc -c <"$work/o")" -lt 10000 ] && rc=0 || rc=1
+    result tcheck/memory-bounded-one-long-line "$rc" "exit $rc: $(head -c 300 "$work/o" | tr '\n' '|')$(head -c 200 "$work/e")"
+    rm -f "$work/big.out"
+else
+    result tcheck/memory-bounded "1" "tcheck does not build with -O2"
+fi
 
 unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT PC_PIDFILE
 

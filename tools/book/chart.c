@@ -1,9 +1,9 @@
-/* evchart: a chart of the values a transcript recorded.
+/* chart: a chart of the values a transcript recorded.
  *
  * Usage:
- *   evchart gnuplot SPEC TRANSCRIPT > chart.gp    a gnuplot script that
+ *   chart gnuplot SPEC TRANSCRIPT > chart.gp      a gnuplot script that
  *                                                 writes the SVG to stdout
- *   evchart figure SPEC TRANSCRIPT IMAGE > fig.md the chart as a Pandoc
+ *   chart figure SPEC TRANSCRIPT IMAGE > fig.md   the chart as a Pandoc
  *                                                 Markdown figure
  *
  * SPEC is evidence/PROG.chart, one directive a line ('#' starts a comment):
@@ -41,6 +41,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "nwpipe.h"
+#include "transcript.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -59,8 +60,6 @@ enum {
     kMaxText = 200
 };
 
-static const char kSeparator[] = "--- output ---";
-
 enum row_kind { ROW_BAR, ROW_REF, ROW_GROUP };
 
 struct row {
@@ -76,6 +75,7 @@ struct row {
 struct spec {
     const char *path;
     char title[kMaxText], unit[kMaxText], from[kMaxText];
+    char group[kMaxText]; /* the group the rows read now are in */
     char better; /* 'h' higher, 'l' lower, 0 unsaid */
     long from_line;
     struct row rows[kMaxRows];
@@ -117,6 +117,147 @@ static int spec_error(const struct spec *sp, long line, const char *msg,
     return -1;
 }
 
+/* Room for one more row; NULL, said at line no, where there is none. */
+static struct row *new_row(struct spec *sp, long no) {
+    if (sp->n == kMaxRows) {
+        spec_error(sp, no, "too many rows for one chart", NULL);
+        return NULL;
+    }
+    struct row *r = &sp->rows[sp->n++];
+    r->spec_line = no;
+    return r;
+}
+
+/* bar N TEXT [| LABEL] and ref N TEXT [| LABEL]: a row found by TEXT
+ * (after the group's text), its Nth number drawn. */
+static int parse_row(struct spec *sp, const char *key, char *rest, long no) {
+    char *end = NULL;
+    errno = 0;
+    long nth = strtol(rest, &end, 10);
+    if (errno != 0 || end == rest || nth < 1 || nth > 100 ||
+        (*end != ' ' && *end != '\t')) {
+        return spec_error(sp, no, key,
+                          ": wants a number N from 1 and a row, "
+                          "e.g. \"bar 3 blelloch, plain\"");
+    }
+    rest = end + strspn(end, " \t");
+    /* "TEXT | LABEL": the row is found by TEXT, drawn as LABEL. */
+    char *bar = strstr(rest, " | ");
+    char label[kMaxText] = "", text[kMaxText];
+    if (bar != NULL) {
+        normalise(bar + 3, strlen(bar + 3), label, sizeof label);
+        *bar = '\0';
+    }
+    normalise(rest, strlen(rest), text, sizeof text);
+    if (text[0] == '\0') {
+        return spec_error(sp, no, key, ": names no row");
+    }
+    struct row *r = new_row(sp, no);
+    if (r == NULL) {
+        return -1;
+    }
+    r->kind = key[0] == 'b' ? ROW_BAR : ROW_REF;
+    snprintf(r->label, sizeof r->label, "%s", label[0] ? label : text);
+    size_t gl = strlen(sp->group);
+    if (gl + 1 + strlen(text) + 1 > sizeof r->match) {
+        return spec_error(sp, no, "the text is too long", NULL);
+    }
+    memcpy(r->match, sp->group, gl);
+    r->match[gl] = ' ';
+    memcpy(r->match + (gl ? gl + 1 : 0), text, strlen(text) + 1);
+    r->nth = (int)nth;
+    return 0;
+}
+
+/* group TEXT: the rows after it begin with TEXT, under its heading. */
+static int parse_group(struct spec *sp, const char *key, char *rest,
+                       long no) {
+    (void)key;
+    char text[kMaxText];
+    normalise(rest, strlen(rest), text, sizeof text);
+    if (text[0] == '\0') {
+        return spec_error(sp, no, "group names no text", NULL);
+    }
+    struct row *r = new_row(sp, no);
+    if (r == NULL) {
+        return -1;
+    }
+    snprintf(sp->group, sizeof sp->group, "%s", text);
+    r->kind = ROW_GROUP;
+    snprintf(r->label, sizeof r->label, "%s", text);
+    return 0;
+}
+
+/* title, unit, from: a text of the chart's. */
+static int parse_text(struct spec *sp, const char *key, char *rest, long no) {
+    char *to = key[0] == 't' ? sp->title : key[0] == 'u' ? sp->unit : sp->from;
+    normalise(rest, strlen(rest), to, kMaxText);
+    if (key[0] == 'f') {
+        sp->from_line = no;
+    }
+    return 0;
+}
+
+static int parse_better(struct spec *sp, const char *key, char *rest,
+                        long no) {
+    (void)key;
+    char text[kMaxText];
+    normalise(rest, strlen(rest), text, sizeof text);
+    if (strcmp(text, "higher") != 0 && strcmp(text, "lower") != 0) {
+        return spec_error(sp, no, "better is \"higher\" or \"lower\"", NULL);
+    }
+    sp->better = text[0];
+    return 0;
+}
+
+/* The directives of a spec, each with its parser: a new one is a line
+ * here and its function. */
+static const struct directive {
+    const char *name;
+    int (*parse)(struct spec *sp, const char *key, char *rest, long no);
+} kDirectives[] = {
+    {"title", parse_text}, {"unit", parse_text},   {"from", parse_text},
+    {"better", parse_better}, {"group", parse_group}, {"bar", parse_row},
+    {"ref", parse_row},
+};
+
+/* One line of the spec, numbered no. */
+static int parse_line(struct spec *sp, char *line, long no) {
+    char *s = line + strspn(line, " \t");
+    if (*s == '#' || *s == '\0') {
+        return 0;
+    }
+    size_t klen = strcspn(s, " \t");
+    char *rest = s + klen;
+    rest += strspn(rest, " \t");
+    s[klen] = '\0';
+    if (strlen(rest) >= kMaxText - 1) {
+        return spec_error(sp, no, "the text is too long", NULL);
+    }
+    for (size_t i = 0; i < sizeof kDirectives / sizeof kDirectives[0]; ++i) {
+        if (strcmp(s, kDirectives[i].name) == 0) {
+            return kDirectives[i].parse(sp, s, rest, no);
+        }
+    }
+    return spec_error(sp, no, "unknown directive: ", s);
+}
+
+/* A spec says what to draw. */
+static int check_spec(struct spec *sp, long last) {
+    if (sp->title[0] == '\0') {
+        return spec_error(sp, 1, "no title line", NULL);
+    }
+    int bars = 0;
+    for (int i = 0; i < sp->n; ++i) {
+        bars += sp->rows[i].kind != ROW_GROUP;
+    }
+    if (bars == 0) {
+        return spec_error(sp, last, "no bar or ref line: nothing to draw",
+                          NULL);
+    }
+    return 0;
+}
+
 static int read_spec(const char *path, struct spec *sp) {
     memset(sp, 0, sizeof *sp);
     sp->path = path;
@@ -130,7 +271,6 @@ static int read_spec(const char *path, struct spec *sp) {
     ssize_t len;
     long no = 0;
     int status = 0;
-    char group[kMaxText] = "";
     while (status == 0 && (len = getline(&line, &cap, f)) != -1) {
         ++no;
         if (len > 0 && line[len - 1] == '\n') {
@@ -138,190 +278,70 @@ static int read_spec(const char *path, struct spec *sp) {
         }
         if ((size_t)len != strlen(line) || !printable(line)) {
             status = spec_error(sp, no, "not a line of text", NULL);
-            break;
-        }
-        char *s = line + strspn(line, " \t");
-        if (*s == '#' || *s == '\0') {
-            continue;
-        }
-        char *key = s;
-        size_t klen = strcspn(s, " \t");
-        char *rest = s + klen;
-        rest += strspn(rest, " \t");
-        key[klen] = '\0';
-        char text[kMaxText];
-        if (strlen(rest) >= kMaxText - 1) {
-            status = spec_error(sp, no, "the text is too long", NULL);
-            break;
-        }
-        if (strcmp(key, "bar") == 0 || strcmp(key, "ref") == 0) {
-            char *end = NULL;
-            errno = 0;
-            long nth = strtol(rest, &end, 10);
-            if (errno != 0 || end == rest || nth < 1 || nth > 100 ||
-                (*end != ' ' && *end != '\t')) {
-                status = spec_error(sp, no, key,
-                                    ": wants a number N from 1 and a row, "
-                                    "e.g. \"bar 3 blelloch, plain\"");
-                break;
-            }
-            rest = end + strspn(end, " \t");
-            /* "TEXT | LABEL": the row is found by TEXT, drawn as LABEL. */
-            char *bar = strstr(rest, " | ");
-            char label[kMaxText] = "";
-            if (bar != NULL) {
-                normalise(bar + 3, strlen(bar + 3), label, sizeof label);
-                *bar = '\0';
-            }
-            normalise(rest, strlen(rest), text, sizeof text);
-            if (text[0] == '\0') {
-                status = spec_error(sp, no, key, ": names no row");
-                break;
-            }
-            if (sp->n == kMaxRows) {
-                status = spec_error(sp, no, "too many rows for one chart", NULL);
-                break;
-            }
-            struct row *r = &sp->rows[sp->n++];
-            r->kind = key[0] == 'b' ? ROW_BAR : ROW_REF;
-            snprintf(r->label, sizeof r->label, "%s", label[0] ? label : text);
-            if (group[0] != '\0') {
-                size_t gl = strlen(group);
-                if (gl + 1 + strlen(text) + 1 > sizeof r->match) {
-                    status = spec_error(sp, no, "the text is too long", NULL);
-                    break;
-                }
-                memcpy(r->match, group, gl);
-                r->match[gl] = ' ';
-                memcpy(r->match + gl + 1, text, strlen(text) + 1);
-            } else {
-                snprintf(r->match, sizeof r->match, "%s", text);
-            }
-            r->nth = (int)nth;
-            r->spec_line = no;
-            continue;
-        }
-        normalise(rest, strlen(rest), text, sizeof text);
-        if (strcmp(key, "title") == 0) {
-            snprintf(sp->title, sizeof sp->title, "%s", text);
-        } else if (strcmp(key, "unit") == 0) {
-            snprintf(sp->unit, sizeof sp->unit, "%s", text);
-        } else if (strcmp(key, "better") == 0) {
-            if (strcmp(text, "higher") != 0 && strcmp(text, "lower") != 0) {
-                status = spec_error(sp, no, "better is \"higher\" or \"lower\"",
-                                    NULL);
-                break;
-            }
-            sp->better = text[0];
-        } else if (strcmp(key, "from") == 0) {
-            snprintf(sp->from, sizeof sp->from, "%s", text);
-            sp->from_line = no;
-        } else if (strcmp(key, "group") == 0) {
-            if (text[0] == '\0') {
-                status = spec_error(sp, no, "group names no text", NULL);
-                break;
-            }
-            if (sp->n == kMaxRows) {
-                status = spec_error(sp, no, "too many rows for one chart", NULL);
-                break;
-            }
-            snprintf(group, sizeof group, "%s", text);
-            struct row *r = &sp->rows[sp->n++];
-            r->kind = ROW_GROUP;
-            snprintf(r->label, sizeof r->label, "%s", text);
-            r->spec_line = no;
         } else {
-            status = spec_error(sp, no, "unknown directive: ", key);
+            status = parse_line(sp, line, no);
         }
     }
     free(line);
     fclose(f);
-    if (status == 0 && sp->title[0] == '\0') {
-        status = spec_error(sp, 1, "no title line", NULL);
-    }
-    int bars = 0;
-    for (int i = 0; i < sp->n; ++i) {
-        bars += sp->rows[i].kind != ROW_GROUP;
-    }
-    if (status == 0 && bars == 0) {
-        status = spec_error(sp, no, "no bar or ref line: nothing to draw", NULL);
-    }
-    return status;
+    return status == 0 ? check_spec(sp, no) : status;
 }
 
 /* ------------------------------------------------------------------ */
 
-struct transcript {
-    char *text;
+/* What the chart draws from: a transcript's GPU, date and output, read
+ * with tcheck's reader (tools/evidence/transcript.h), each line
+ * normalised. */
+struct recording {
     char gpu[kMaxText], date[kMaxText];
     char **lines; /* the output, one normalised line each */
     long *lineno; /* their line numbers in the file */
     size_t n;
 };
 
-static void free_transcript(struct transcript *t) {
+static void free_recording(struct recording *t) {
     for (size_t i = 0; i < t->n; ++i) {
         free(t->lines[i]);
     }
     free(t->lines);
     free(t->lineno);
-    free(t->text);
 }
 
-static int read_transcript(const char *path, struct transcript *t) {
+/* A header value, normalised; "" where it is missing. */
+static void header_text(const struct transcript *tr, const char *key,
+                        char *out, size_t size) {
+    size_t n;
+    const char *v = transcript_value(tr, key, &n);
+    normalise(v ? v : "", v ? n : 0, out, size);
+}
+
+static int read_recording(const char *path, struct recording *t) {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        fprintf(stderr, "%s: cannot read\n", path);
+    struct transcript *tr = transcript_read(path);
+    if (tr == NULL) {
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0, tcap = 0;
-    ssize_t len;
-    long no = 0;
-    int in_output = 0, status = 0;
-    while ((len = getline(&line, &cap, f)) != -1) {
-        ++no;
-        if (len > 0 && line[len - 1] == '\n') {
-            line[--len] = '\0';
-        }
-        if ((size_t)len != strlen(line)) {
-            fprintf(stderr, "%s:%ld: a NUL byte; a transcript is text\n", path,
-                    no);
+    t->n = transcript_lines(tr);
+    t->lines = nw_xrealloc(NULL, (t->n ? t->n : 1) * sizeof *t->lines);
+    t->lineno = nw_xrealloc(NULL, (t->n ? t->n : 1) * sizeof *t->lineno);
+    int status = 0;
+    for (size_t i = 0; i < t->n; ++i) {
+        size_t len;
+        const char *line = transcript_line(tr, i, &len, &t->lineno[i]);
+        t->lines[i] = nw_xrealloc(NULL, len + 1);
+        normalise(line, len, t->lines[i], len + 1);
+        if (status == 0 && memchr(line, '\0', len) != NULL) {
+            fprintf(stderr, "%s:%ld: a NUL byte; a transcript is text\n",
+                    path, t->lineno[i]);
             status = -1;
-            break;
         }
-        if (!in_output) {
-            if (strcmp(line, kSeparator) == 0) {
-                in_output = 1;
-            } else if (strncmp(line, "gpu:", 4) == 0) {
-                normalise(line + 4, (size_t)len - 4, t->gpu, sizeof t->gpu);
-            } else if (strncmp(line, "date:", 5) == 0) {
-                normalise(line + 5, (size_t)len - 5, t->date, sizeof t->date);
-            }
-            continue;
-        }
-        if (t->n == tcap) {
-            tcap = tcap ? 2 * tcap : 64;
-            t->lines = nw_xrealloc(t->lines, tcap * sizeof *t->lines);
-            t->lineno = nw_xrealloc(t->lineno, tcap * sizeof *t->lineno);
-        }
-        size_t size = (size_t)len + 1;
-        t->lines[t->n] = nw_xrealloc(NULL, size);
-        normalise(line, (size_t)len, t->lines[t->n], size);
-        t->lineno[t->n] = no;
-        ++t->n;
     }
-    free(line);
-    fclose(f);
-    if (status == 0 && !in_output) {
-        fprintf(stderr, "%s: no \"%s\" line: not a transcript\n", path,
-                kSeparator);
-        status = -1;
-    }
+    header_text(tr, "gpu", t->gpu, sizeof t->gpu);
+    header_text(tr, "date", t->date, sizeof t->date);
     if (!printable(t->gpu) || !printable(t->date)) {
         t->gpu[0] = t->date[0] = '\0';
     }
+    transcript_free(tr);
     return status;
 }
 
@@ -380,7 +400,7 @@ static int number_token(const char *s, size_t n, char *out, size_t size,
     return errno == 0 && isfinite(*v);
 }
 
-static int find_values(struct spec *sp, const struct transcript *t,
+static int find_values(struct spec *sp, const struct recording *t,
                        const char *tpath) {
     size_t start = 0;
     if (sp->from[0] != '\0') {
@@ -437,7 +457,7 @@ static int find_values(struct spec *sp, const struct transcript *t,
 
 /* ------------------------------------------------------------------ */
 
-static void subtitle(const struct spec *sp, const struct transcript *t,
+static void subtitle(const struct spec *sp, const struct recording *t,
                      char *out, size_t size) {
     snprintf(out, size, "%s%s%s%s%s", t->gpu[0] ? t->gpu : "",
              t->gpu[0] && t->date[0] ? ", " : "", t->date,
@@ -447,7 +467,8 @@ static void subtitle(const struct spec *sp, const struct transcript *t,
                                     : "");
 }
 
-static void gnuplot(const struct spec *sp, const struct transcript *t) {
+/* The chart's size, title, subtitle and axes. */
+static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
     double max = 0;
     for (int r = 0; r < sp->n; ++r) {
         if (sp->rows[r].kind != ROW_GROUP && sp->rows[r].v > max) {
@@ -496,49 +517,74 @@ static void gnuplot(const struct spec *sp, const struct transcript *t) {
            "set offsets 0, 0, 0, 0\n");
     /* A margin on the right for the last bar's value. */
     printf("set xrange [0:%.6g]\n", max * 1.16);
+}
+
+/* A group's heading, larger, flush with the left of the names. */
+static void mark_group(const struct spec *sp, int r, int n) {
+    printf("set label %d ", n);
+    nw_put_dquoted(stdout, sp->rows[r].label);
+    printf(" at screen 0.02, first %d left font \"sans,14\" "
+           "textcolor rgb \"#000000\"\n", r);
+}
+
+/* A reference: a dashed line across the rows of its group. */
+static void mark_ref(const struct spec *sp, int r, int n) {
+    int lo = r, hi = r;
+    while (lo > 0 && sp->rows[lo - 1].kind != ROW_GROUP) {
+        --lo;
+    }
+    while (hi + 1 < sp->n && sp->rows[hi + 1].kind != ROW_GROUP) {
+        ++hi;
+    }
+    printf("set arrow %d from %s, %d.5 to %s, %g nohead dt 2 lw 1.5 "
+           "lc rgb \"#b04a00\" front\n",
+           n, sp->rows[r].value, hi, sp->rows[r].value, lo - 0.5);
+}
+
+/* How each kind of row is drawn: a new kind is an entry here, its
+ * directive in kDirectives, and the functions they name. drawn: in the
+ * bars' data, in the colour of style (0 a bar, 1 a reference); label and
+ * line: what it adds as a gnuplot label and as an arrow (all labels come
+ * first, numbered from 3; then the arrows, from 1). */
+static const struct row_style {
+    int drawn, style;
+    void (*label)(const struct spec *sp, int r, int n);
+    void (*line)(const struct spec *sp, int r, int n);
+} kRowStyles[] = {
+    [ROW_BAR] = {1, 0, NULL, NULL},
+    [ROW_REF] = {1, 1, NULL, mark_ref},
+    [ROW_GROUP] = {0, 0, mark_group, NULL},
+};
+
+/* The rows: their names on the axis, their marks, their bars. */
+static void gnuplot_rows(const struct spec *sp) {
     printf("set yrange [%d.5:-0.5]\n", sp->n - 1);
     printf("set ytics (");
     for (int r = 0; r < sp->n; ++r) {
         printf("%s", r ? ", " : "");
-        nw_put_dquoted(stdout,
-                       sp->rows[r].kind == ROW_GROUP ? "" : sp->rows[r].label);
+        nw_put_dquoted(stdout, kRowStyles[sp->rows[r].kind].drawn
+                                   ? sp->rows[r].label
+                                   : "");
         printf(" %d", r);
     }
     printf(")\n");
-    /* A group's heading, larger, flush with the left of the names. */
-    int label = 3;
+    int label = 3, arrow = 1;
     for (int r = 0; r < sp->n; ++r) {
-        if (sp->rows[r].kind == ROW_GROUP) {
-            printf("set label %d ", label++);
-            nw_put_dquoted(stdout, sp->rows[r].label);
-            printf(" at screen 0.02, first %d left font \"sans,14\" "
-                   "textcolor rgb \"#000000\"\n", r);
+        if (kRowStyles[sp->rows[r].kind].label) {
+            kRowStyles[sp->rows[r].kind].label(sp, r, label++);
         }
     }
-    /* Dashed lines: each reference across the rows of its group. */
-    int arrow = 1;
     for (int r = 0; r < sp->n; ++r) {
-        const struct row *row = &sp->rows[r];
-        if (row->kind != ROW_REF) {
-            continue;
+        if (kRowStyles[sp->rows[r].kind].line) {
+            kRowStyles[sp->rows[r].kind].line(sp, r, arrow++);
         }
-        int lo = r, hi = r;
-        while (lo > 0 && sp->rows[lo - 1].kind != ROW_GROUP) {
-            --lo;
-        }
-        while (hi + 1 < sp->n && sp->rows[hi + 1].kind != ROW_GROUP) {
-            ++hi;
-        }
-        printf("set arrow %d from %s, %d.5 to %s, %g nohead dt 2 lw 1.5 "
-               "lc rgb \"#b04a00\" front\n",
-               arrow++, row->value, hi, row->value, lo - 0.5);
     }
     printf("$rows << EOD\n");
     for (int r = 0; r < sp->n; ++r) {
         const struct row *row = &sp->rows[r];
-        if (row->kind != ROW_GROUP) {
-            printf("%d %s %d %s\n", r, row->value, row->kind == ROW_REF,
-                   row->value);
+        if (kRowStyles[row->kind].drawn) {
+            printf("%d %s %d %s\n", r, row->value,
+                   kRowStyles[row->kind].style, row->value);
         }
     }
     printf("EOD\n");
@@ -550,7 +596,12 @@ static void gnuplot(const struct spec *sp, const struct transcript *t) {
            "offset 0.5,0 textcolor rgb \"#222222\"\n");
 }
 
-static void figure(const struct spec *sp, const struct transcript *t,
+static void gnuplot(const struct spec *sp, const struct recording *t) {
+    gnuplot_frame(sp, t);
+    gnuplot_rows(sp);
+}
+
+static void figure(const struct spec *sp, const struct recording *t,
                    const char *image) {
     printf("![");
     nw_put_md_text(stdout, sp->title, NW_MD_MARKS);
@@ -590,12 +641,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     struct spec sp;
-    struct transcript t;
+    struct recording t;
     if (read_spec(argv[2], &sp) != 0) {
         return 1;
     }
-    if (read_transcript(argv[3], &t) != 0) {
-        free_transcript(&t);
+    if (read_recording(argv[3], &t) != 0) {
+        free_recording(&t);
         return 1;
     }
     int status = find_values(&sp, &t, argv[3]) != 0;
@@ -606,7 +657,7 @@ int main(int argc, char **argv) {
             figure(&sp, &t, argv[4]);
         }
     }
-    free_transcript(&t);
+    free_recording(&t);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write\n", argv[0]);
         status = 1;

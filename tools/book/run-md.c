@@ -1,7 +1,7 @@
-/* evmd: the section of a chapter's page that shows how its programs are
+/* run-md: the section of a chapter's page that shows how its programs are
  * built and what they printed.
  *
- * Usage: evmd [-c CHARTS] PROG 'COMPILE LINE' [TRANSCRIPT...] -- [PROG ...]
+ * Usage: run-md [-c CHARTS] PROG 'COMPILE LINE' [TRANSCRIPT...] -- [PROG ...]
  *             > run.md
  *
  * For each program: its file to download, the compile line (the one the
@@ -10,59 +10,19 @@
  * was recorded. Everything is escaped by pandoc as code; nothing from a
  * transcript reaches the page as markup.
  *
- * With -c, a transcript evidence/PROG/GPU.txt whose chart evchart has drawn
+ * With -c, a transcript evidence/PROG/GPU.txt whose chart chart has drawn
  * is shown after its chart: the figure CHARTS/PROG/GPU.md, Markdown that
- * evchart wrote and escaped, is copied in before the transcript.
+ * chart wrote and escaped, is copied in before the transcript.
+ *
+ * Transcripts are read with tcheck's reader (tools/evidence/transcript.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "nwpipe.h"
+#include "transcript.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-
-/* A transcript is "key: value" header lines, then the line
- * "--- output ---", then the output verbatim (tools/tcheck.c writes it). */
-static const char kSeparator[] = "--- output ---\n";
-
-/* The value of one header key, or "" where there is none. */
-static void header_value(const char *text, const char *key, char *out,
-                         size_t size) {
-    size_t klen = strlen(key);
-    out[0] = '\0';
-    for (const char *p = text; *p;) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (strncmp(p, kSeparator, sizeof kSeparator - 1) == 0) {
-            return;
-        }
-        if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
-            const char *v = p + klen + 1;
-            v += strspn(v, " ");
-            snprintf(out, size, "%.*s", (int)(len - (size_t)(v - p)), v);
-            return;
-        }
-        if (e == NULL) {
-            break;
-        }
-        p = e + 1;
-    }
-}
-
-/* The output the transcript holds, or NULL if it has no separator. */
-static const char *transcript_body(const char *text) {
-    for (const char *p = text; *p;) {
-        if (strncmp(p, kSeparator, sizeof kSeparator - 1) == 0) {
-            return p + sizeof kSeparator - 1;
-        }
-        const char *e = strchr(p, '\n');
-        if (e == NULL) {
-            break;
-        }
-        p = e + 1;
-    }
-    return NULL;
-}
 
 /* Not NW_MD_MARKS: this set leaves ' and " to pandoc's smart quotes. */
 static const char kMdMarks[] = "\\`*_{}[]()#+-.!<>|$&";
@@ -89,6 +49,88 @@ static char *chart_for(const char *charts, const char *transcript) {
     return md;
 }
 
+/* "Recorded on GPU (compute capability X, N SMs; ...) on DATE at commit
+ * C": each header value after the words before it. */
+static void recorded_on(const struct transcript *t, const char *path) {
+    static const struct {
+        const char *before, *key;
+    } parts[] = {
+        {"Recorded on ", "gpu"},
+        {" (compute capability ", "compute capability"},
+        {", ", "sms"},
+        {" SMs; driver ", "driver"},
+        {", CUDA runtime ", "runtime"},
+        {", nvcc ", "nvcc"},
+        {") on ", "date"},
+        {" at commit ", "commit"},
+    };
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
+        size_t n;
+        const char *v = transcript_value(t, parts[k].key, &n);
+        char value[512];
+        snprintf(value, sizeof value, "%.*s", v ? (int)n : 0, v ? v : "");
+        fputs(parts[k].before, stdout);
+        nw_put_md_text(stdout,
+                       k == 0 && value[0] == '\0' ? "an unnamed GPU" : value,
+                       kMdMarks);
+    }
+    printf(", from `%s`:\n\n", path);
+}
+
+/* One transcript, after its chart where it has one. Returns 0, or 1 where
+ * it is not a transcript (said on stderr). */
+static int show_transcript(const char *path, const char *charts) {
+    char *text = nw_slurp_text(path);
+    if (text == NULL) {
+        fprintf(stderr, "%s: cannot read the transcript, or it is not text\n",
+                path);
+        return 1;
+    }
+    struct transcript *t = transcript_read(path);
+    if (t == NULL) {
+        free(text);
+        return 1;
+    }
+    recorded_on(t, path);
+    char *chart = chart_for(charts, path);
+    if (chart != NULL) {
+        fputs(chart, stdout);
+        free(chart);
+    }
+    nw_put_code_block(stdout, ".transcript", text + transcript_offset(t));
+    putchar('\n');
+    transcript_free(t);
+    free(text);
+    return 0;
+}
+
+/* A program: its file, its compile line, its transcripts argv[*i].. up to
+ * "--". Returns 0, or 1 where a transcript could not be shown. */
+static int show_program(int argc, char **argv, int *i, const char *charts) {
+    const char *prog = argv[*i];
+    const char *line = argv[*i + 1];
+    int status = 0, shown = 0;
+    printf("### `%s.cu`\n\n", prog);
+    printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
+    nw_put_code_block(stdout, ".sh .compile-line", line);
+    putchar('\n');
+    for (*i += 2; *i < argc && strcmp(argv[*i], "--") != 0; ++*i) {
+        if (show_transcript(argv[*i], charts) != 0) {
+            status = 1;
+        } else {
+            ++shown;
+        }
+    }
+    if (*i < argc) {
+        ++*i; /* the "--" */
+    }
+    if (shown == 0) {
+        printf("No transcript is recorded for this program yet; "
+               "`make record` on a GPU makes one.\n\n");
+    }
+    return status;
+}
+
 int main(int argc, char **argv) {
     int status = 0;
     printf("## Building and running {#sec-running}\n\n");
@@ -107,69 +149,7 @@ int main(int argc, char **argv) {
                             "[TRANSCRIPT...] -- ...\n", argv[0]);
             return 2;
         }
-        const char *prog = argv[i];
-        const char *line = argv[i + 1];
-        i += 2;
-        printf("### `%s.cu`\n\n", prog);
-        printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
-        nw_put_code_block(stdout, ".sh .compile-line", line);
-        putchar('\n');
-        int shown = 0;
-        for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {
-            char *text = nw_slurp_text(argv[i]);
-            if (text == NULL) {
-                fprintf(stderr, "%s: cannot read the transcript, or it is not "
-                                "text\n", argv[i]);
-                status = 1;
-                continue;
-            }
-            const char *body = transcript_body(text);
-            if (body == NULL) {
-                fprintf(stderr, "%s: no '--- output ---' line; not a "
-                                "transcript\n", argv[i]);
-                status = 1;
-                free(text);
-                continue;
-            }
-            /* "Recorded on GPU (compute capability X, N SMs; ...) on DATE
-             * at commit C": each header value after the words before it. */
-            static const struct {
-                const char *before, *key;
-            } parts[] = {
-                {"Recorded on ", "gpu"},
-                {" (compute capability ", "compute capability"},
-                {", ", "sms"},
-                {" SMs; driver ", "driver"},
-                {", CUDA runtime ", "runtime"},
-                {", nvcc ", "nvcc"},
-                {") on ", "date"},
-                {" at commit ", "commit"},
-            };
-            for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
-                char v[512];
-                header_value(text, parts[k].key, v, sizeof v);
-                fputs(parts[k].before, stdout);
-                nw_put_md_text(stdout, k == 0 && v[0] == '\0' ? "an unnamed GPU" : v,
-                               kMdMarks);
-            }
-            printf(", from `%s`:\n\n", argv[i]);
-            char *chart = chart_for(charts, argv[i]);
-            if (chart != NULL) {
-                fputs(chart, stdout);
-                free(chart);
-            }
-            nw_put_code_block(stdout, ".transcript", body);
-            putchar('\n');
-            free(text);
-            ++shown;
-        }
-        if (i < argc) {
-            ++i; /* the "--" */
-        }
-        if (shown == 0) {
-            printf("No transcript is recorded for this program yet; "
-                   "`make record` on a GPU makes one.\n\n");
-        }
+        status |= show_program(argc, argv, &i, charts);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write\n", argv[0]);

@@ -21,24 +21,26 @@
  * version: NVIDIA UNIX x86_64 Kernel Module  580.82.07  ..."): the first
  * word after "Module" that starts with a digit. Empty where there is no
  * such file (other systems, WSL). */
-static void kernel_driver(char *out, size_t size)
-{
+static void kernel_driver(char *out, size_t size) {
     out[0] = '\0';
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    if (!f)
+    if (!f) {
         return;
+    }
     char line[512];
     if (fgets(line, sizeof line, f)) {
         const char *p = strstr(line, "Module");
         if (p) {
             p += strlen("Module");
             while (*p) {
-                while (*p == ' ' || *p == '\t')
+                while (*p == ' ' || *p == '\t') {
                     p++;
+                }
                 size_t n = strcspn(p, " \t\n");
                 if (n && *p >= '0' && *p <= '9') {
-                    if (n >= size)
+                    if (n >= size) {
                         n = size - 1;
+                    }
                     memcpy(out, p, n);
                     out[n] = '\0';
                     break;
@@ -50,8 +52,7 @@ static void kernel_driver(char *out, size_t size)
     fclose(f);
 }
 
-int main(void)
-{
+int main(void) {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
@@ -66,13 +67,15 @@ int main(void)
     struct cudaDeviceProp prop;
     err = cudaGetDeviceProperties(&prop, 0);
     int driver = 0, runtime = 0;
-    if (err == cudaSuccess)
+    if (err == cudaSuccess) {
         err = cudaDriverGetVersion(&driver);
-    if (err == cudaSuccess)
+    }
+    if (err == cudaSuccess) {
         err = cudaRuntimeGetVersion(&runtime);
+    }
     if (err != cudaSuccess) {
-        fprintf(stderr, "cannot describe CUDA device 0 (%s: %s)\n", cudaGetErrorName(err),
-                cudaGetErrorString(err));
+        fprintf(stderr, "cannot describe CUDA device 0 (%s: %s)\n",
+                cudaGetErrorName(err), cudaGetErrorString(err));
         return 1;
     }
     char kernel[64];
@@ -81,10 +84,12 @@ int main(void)
     printf("gpu: %s\n", prop.name);
     printf("compute capability: %d.%d\n", prop.major, prop.minor);
     printf("sms: %d\n", prop.multiProcessorCount);
-    if (kernel[0])
-        printf("driver: %s (CUDA %d.%d)\n", kernel, driver / 1000, driver % 1000 / 10);
-    else
+    if (kernel[0]) {
+        printf("driver: %s (CUDA %d.%d)\n", kernel, driver / 1000,
+               driver % 1000 / 10);
+    } else {
         printf("driver: CUDA %d.%d\n", driver / 1000, driver % 1000 / 10);
+    }
     printf("runtime: %d.%d\n", runtime / 1000, runtime % 1000 / 10);
     return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -1,9 +1,12 @@
 #!/bin/sh
 # progcheck.sh: run the book's programs and hold their output to evidence/.
-# The same script serves the repository and the GPU bundle.
+# The same script serves the repository and the GPU bundle. It does what
+# must be shell: running the programs (with a timeout), writing and moving
+# files. Every verdict, and every reading of evidence, is tcheck's.
 #
 # usage: progcheck.sh [--count] check|record|accept|compare|lint [PROG...]
 #        progcheck.sh [--count] verify PROG OUTPUT_FILE
+#        progcheck.sh commit
 #
 #   check    run each program (GPU), check its output; a pass removes the
 #            program's stale pending files
@@ -13,8 +16,9 @@
 #   compare  run each program (GPU), report its measured values against
 #            the transcript recorded on the same GPU model (never fails on them)
 #   verify   check an output saved elsewhere; no GPU needed; exit status 0 assumed
-#   lint     check the evidence itself, no GPU needed; PROG... must name every
-#            program of the book, so that evidence for no program is found
+#   lint     check the evidence itself, no GPU needed (tcheck lint-tree);
+#            PROG... must name every program of the book, so that evidence
+#            for no program is found
 #   commit   print the commit a record would name ("-dirty" with changes)
 #
 # Environment:
@@ -84,25 +88,31 @@ trap 'cleanup; trap - EXIT; exit 143' TERM
 work=$(mktemp -d "${TMPDIR:-/tmp}/progcheck.XXXXXX")
 
 # ---------------------------------------------------------------------
-# Status lines
+# Status lines: tcheck prints its own; these are for what happens here.
+
+# tally STATUS: count a verdict by tcheck's exit status (0 or 3 passed,
+# 4 skipped, anything else failed).
+tally() {
+    case $1 in
+        0 | 3) npass=$((npass + 1)) ;;
+        4) nskip=$((nskip + 1)) ;;
+        *) nfail=$((nfail + 1)) ;;
+    esac
+}
 
 pass() {
-    if [ -n "${2:-}" ]; then
-        echo "PASS $1 (warning: $2)"
-    else
-        echo "PASS $1"
-    fi
-    npass=$((npass + 1))
+    echo "PASS $1${2:+ (warning: $2)}"
+    tally 0
 }
 
 fail() {
     echo "FAIL $1: $2"
-    nfail=$((nfail + 1))
+    tally 1
 }
 
 skip() {
     echo "SKIP $1: $2"
-    nskip=$((nskip + 1))
+    tally 4
 }
 
 # detail FILE: print FILE indented, under the status line above it.
@@ -117,16 +127,15 @@ last_line() {
     sed '/^[[:space:]]*$/d' "$1" | tail -n 1
 }
 
-# stderr_tail: the program's last lines on stderr, under its status line.
-stderr_tail() {
-    if [ -s "$work/err" ]; then
-        echo "    stderr (last lines):"
-        tail -n 5 "$work/err" | sed 's/^/      /'
-    fi
+# tcheck_failed PROG STATUS: report tcheck itself failing (bad input).
+tcheck_failed() {
+    fail "$1" "$(last_line "$work/terr")"
+    detail "$work/terr"
 }
 
-# ---------------------------------------------------------------------
-# Helpers
+make_hint() {
+    echo "make one on a GPU with: make record PROG=$1, then make accept PROG=$1"
+}
 
 valid_name() {
     case $1 in
@@ -135,105 +144,84 @@ valid_name() {
     return 0
 }
 
-# has_transcripts PROG: evidence/PROG/ holds at least one transcript.
-has_transcripts() {
-    for ht_f in "$EVIDENCE/$1"/*.txt; do
-        if [ -f "$ht_f" ]; then
-            return 0
-        fi
-    done
-    return 1
+# has_pending PROG: evidence/PROG/ holds a pending transcript.
+has_pending() {
+    set -- "$EVIDENCE/$1"/*.txt.pending
+    [ -f "$1" ]
 }
 
-make_hint() {
-    echo "make one on a GPU with: make record PROG=$1, then make accept PROG=$1"
-}
+# ---------------------------------------------------------------------
+# This machine
 
-# gpu_gate: can programs run here? Sets gpu_reason (why not) or gpu_name.
-gpu_reason=
-gpu_name=
-gpu_gate() {
+# gpu: print device 0's name, or (status 1) why no program can run here.
+# Leaves gpuinfo's lines in $work/gpuinfo, for a transcript's header.
+gpu() {
     if [ ! -x "$GPUINFO" ]; then
         if command -v "$NVCC" >/dev/null 2>&1; then
-            gpu_reason="$GPUINFO is not built"
+            echo "$GPUINFO is not built"
         else
-            gpu_reason="no nvcc ($NVCC not found), so no program was built"
+            echo "no nvcc ($NVCC not found), so no program was built"
         fi
-        return 0
+        return 1
     fi
-    if "$GPUINFO" >"$work/gpuinfo" 2>"$work/gpuinfo.err"; then
-        gpu_name=$(sed -n 's/^gpu: //p' "$work/gpuinfo")
-        if [ -z "$gpu_name" ]; then
-            gpu_reason="$GPUINFO printed no gpu: line"
-        fi
-    else
-        gpu_reason=$(last_line "$work/gpuinfo.err")
-        gpu_reason=${gpu_reason:-"$GPUINFO failed: no CUDA device"}
+    if ! "$GPUINFO" >"$work/gpuinfo" 2>"$work/gpuinfo.err"; then
+        last_line "$work/gpuinfo.err" | grep . || echo "$GPUINFO failed: no CUDA device"
+        return 1
     fi
+    sed -n 's/^gpu: //p' "$work/gpuinfo" | grep . || {
+        echo "$GPUINFO printed no gpu: line"
+        return 1
+    }
 }
 
-# run_prog PROG: run it with stdout to $work/out, stderr to $work/err;
-# sets st to its exit status.
-run_prog() {
-    st=0
+# nvcc_version: what a transcript says of nvcc.
+nvcc_version() {
+    "$NVCC" --version 2>/dev/null >"$work/nvcc" || return 1
+    v=$(sed -n 's/^Cuda compilation tools, //p' "$work/nvcc" | head -n 1)
+    echo "${v:-unknown}"
+}
+
+# run PROG: run the built program, its stdout to $work/out, stderr to
+# $work/err; returns its exit status, 124 when it timed out.
+run() {
     if [ "$TIMEOUT" -gt 0 ] 2>/dev/null && command -v timeout >/dev/null 2>&1; then
         LANG=C LC_ALL=C timeout "$TIMEOUT" "$BIN/$1" \
-            >"$work/out" 2>"$work/err" </dev/null || st=$?
+            >"$work/out" 2>"$work/err" </dev/null || return $?
     else
-        LANG=C LC_ALL=C "$BIN/$1" >"$work/out" 2>"$work/err" </dev/null || st=$?
+        LANG=C LC_ALL=C "$BIN/$1" >"$work/out" 2>"$work/err" </dev/null || return $?
     fi
 }
 
-# ran_ok PROG: report a run that cannot be checked (exit status 77: skip;
-# timeout) and return 1; return 0 otherwise.
-ran_ok() {
-    if [ "$st" -eq 77 ]; then
-        ro_why=$(last_line "$work/err")
-        skip "$1" "${ro_why:-exit status 77, and nothing on stderr}"
-        return 1
-    fi
-    if [ "$st" -eq 124 ] && [ "$TIMEOUT" -gt 0 ] 2>/dev/null; then
+# ran PROG STATUS: 0 where the run can be checked; else report why not
+# (not built, timed out) and return 1.
+ran() {
+    if [ "$2" -eq 124 ] && [ "$TIMEOUT" -gt 0 ] 2>/dev/null; then
         fail "$1" "timed out after $TIMEOUT s"
-        stderr_tail
+        if [ -s "$work/err" ]; then
+            echo "    stderr (last lines):"
+            tail -n 5 "$work/err" | sed 's/^/      /'
+        fi
         return 1
     fi
-    return 0
 }
 
-# verdict PROG RC: turn tcheck check's report ($work/report, $work/terr)
-# into a status line.
-verdict() {
-    vd_first=$(sed -n 1p "$work/report")
-    case $2:$vd_first in
-        0:PASS)
-            pass "$1"
-            ;;
-        3:"PASS (warning: "*)
-            vd_rest=${vd_first#PASS (warning: }
-            pass "$1" "${vd_rest%)}"
-            ;;
-        1:"FAIL: "*)
-            fail "$1" "${vd_first#FAIL: }"
-            ;;
-        *)
-            vd_why=$(last_line "$work/terr")
-            fail "$1" "${vd_why:-tcheck failed with status $2}"
-            detail "$work/terr"
-            return 0
-            ;;
-    esac
-    sed 1d "$work/report" >"$work/report.rest"
-    detail "$work/report.rest"
+# ended PROG STATUS: tcheck's verdict on how the program ended, printed
+# where it did not exit 0; returns 0 where it did.
+ended() {
+    rc=0
+    "$TCHECK" status -n "$1" -e "$work/err" "$2" || rc=$?
+    [ "$rc" -eq 0 ] || tally "$rc"
+    return "$rc"
 }
 
 # write_atomic DEST COMMAND...: COMMAND's stdout to a temporary file beside
 # DEST, renamed to DEST only once it is whole.
 write_atomic() {
-    wa_dest=$1
+    cur_tmp="$(dirname "$1")/.tmp-$$-$(basename "$1")"
+    dest=$1
     shift
-    cur_tmp="$(dirname "$wa_dest")/.tmp-$$-$(basename "$wa_dest")"
     if "$@" >"$cur_tmp"; then
-        mv -f "$cur_tmp" "$wa_dest"
+        mv -f "$cur_tmp" "$dest"
         cur_tmp=
         return 0
     fi
@@ -242,226 +230,225 @@ write_atomic() {
     return 1
 }
 
-# compile_line PROG: the compile line record writes, or nothing.
-compile_line() {
-    cl_var="COMPILE_LINE_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_' '_')"
-    eval "cl_val=\${$cl_var:-}"
-    if [ -z "$cl_val" ] && [ -n "${COMPILE_LINES:-}" ] && [ -f "$COMPILE_LINES" ]; then
-        cl_val=$(awk -v p="$1: " 'index($0, p) == 1 { print substr($0, length(p) + 1); exit }' \
-            "$COMPILE_LINES")
-    fi
-    printf '%s' "$cl_val"
+# env_name PROG: the name of PROG's COMPILE_LINE_ variable.
+env_name() {
+    printf 'COMPILE_LINE_%s' "$1" | tr -c 'A-Za-z0-9_' '_'
 }
 
-# The commit a recording names: $COMMIT, else git's.
+# compile_line PROG: the compile line record writes, or nothing.
+compile_line() {
+    eval "set -- \"\${$(env_name "$1"):-}\" \"\$1\""
+    if [ -z "$1" ] && [ -n "${COMPILE_LINES:-}" ] && [ -f "$COMPILE_LINES" ]; then
+        awk -v p="$2: " 'index($0, p) == 1 { print substr($0, length(p) + 1); exit }' \
+            "$COMPILE_LINES"
+        return 0
+    fi
+    printf '%s' "$1"
+}
+
+# commit_id: the commit a recording names: $COMMIT, else git's.
 commit_id() {
     if [ -n "${COMMIT:-}" ]; then
         printf '%s' "$COMMIT"
         return 0
     fi
-    ci_dir=$(dirname "$EVIDENCE")
-    if ci_id=$(git -C "$ci_dir" rev-parse --short HEAD 2>/dev/null); then
-        # Changes to tracked files other than the evidence make it "-dirty".
-        if [ -n "$(git -C "$ci_dir" status --porcelain --untracked-files=no -- \
-            . ":(exclude)$(basename "$EVIDENCE")" 2>/dev/null)" ]; then
-            ci_id="$ci_id-dirty"
-        fi
-        printf '%s' "$ci_id"
-        return 0
+    dir=$(dirname "$EVIDENCE")
+    id=$(git -C "$dir" rev-parse --short HEAD 2>/dev/null) || return 1
+    # Changes to tracked files other than the evidence make it "-dirty".
+    if [ -n "$(git -C "$dir" status --porcelain --untracked-files=no -- \
+        . ":(exclude)$(basename "$EVIDENCE")" 2>/dev/null)" ]; then
+        id="$id-dirty"
     fi
-    return 1
+    printf '%s' "$id"
 }
 
 # ---------------------------------------------------------------------
-# Commands, one program at a time
+# Commands, one program at a time; GPU is device 0's name.
 
-# have_expectation PROG: sets exp; reports PROG failed when it has none.
-have_expectation() {
-    exp="$EVIDENCE/$1.expect"
-    [ -f "$exp" ] && return 0
-    fail "$1" "no expectation $exp; $(make_hint "$1")"
-    return 1
-}
-
-# run_built PROG: runs the built program (run_prog); reports PROG failed
-# when it is not built or did not run.
-run_built() {
+# built PROG: the program has an expectation and is built, or is reported.
+built() {
+    if [ ! -f "$EVIDENCE/$1.expect" ]; then
+        fail "$1" "no expectation $EVIDENCE/$1.expect; $(make_hint "$1")"
+        return 1
+    fi
     if [ ! -x "$BIN/$1" ]; then
         fail "$1" "not built: no $BIN/$1"
         return 1
     fi
-    run_prog "$1"
-    ran_ok "$1"
 }
 
 check_one() {
-    have_expectation "$1" || return 0
-    if ! has_transcripts "$1"; then
+    exp=$EVIDENCE/$1.expect
+    built "$1" || return 0
+    set -- "$1" "$EVIDENCE/$1"/*.txt
+    if [ ! -f "$2" ]; then
         fail "$1" "no transcript in $EVIDENCE/$1/; $(make_hint "$1")"
         return 0
     fi
-    run_built "$1" || return 0
+    st=0
+    run "$1" || st=$?
+    ran "$1" "$st" || return 0
     rc=0
-    "$TCHECK" check -g "$gpu_name" -o "$1 output" "$exp" "$EVIDENCE/$1" \
-        "$work/out" "$st" >"$work/report" 2>"$work/terr" || rc=$?
-    verdict "$1" "$rc"
-    if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then
-        stderr_tail
-        return 0
-    fi
+    "$TCHECK" check -n "$1" -e "$work/err" -g "$GPU" -o "$1 output" "$exp" \
+        "$EVIDENCE/$1" "$work/out" "$st" 2>"$work/terr" || rc=$?
+    case $rc in
+        0 | 3) ;;
+        1 | 4) tally "$rc"; return 0 ;;
+        *) tcheck_failed "$1"; return 0 ;;
+    esac
+    tally "$rc"
     # A pass makes pending files stale: the expectation already holds, and
     # a pending transcript that does not match it is of an earlier output.
     if [ -f "$exp.pending" ]; then
         rm -f "$exp.pending"
         echo "    removed stale $exp.pending"
     fi
-    for co_t in "$EVIDENCE/$1"/*.txt.pending; do
-        if [ -f "$co_t" ] && ! "$TCHECK" lint "$exp" "$co_t" >/dev/null 2>&1; then
-            rm -f "$co_t"
-            echo "    removed stale $co_t"
+    for t in "$EVIDENCE/$1"/*.txt.pending; do
+        if [ -f "$t" ] && ! "$TCHECK" lint "$exp" "$t" >/dev/null 2>&1; then
+            rm -f "$t"
+            echo "    removed stale $t"
         fi
     done
 }
 
-record_one() {
-    cl=$(compile_line "$1")
-    if [ -z "$cl" ]; then
-        fail "$1" "no compile line: set COMPILE_LINE_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_' '_')"
-        return 0
-    fi
-    run_built "$1" || return 0
-    if [ "$st" -ne 0 ]; then
-        fail "$1" "exit status $st; nothing recorded"
-        stderr_tail
-        return 0
-    fi
-    exp="$EVIDENCE/$1.expect"
-    src=$exp
-    [ -f "$src" ] || src=/dev/null
-    if out_gpu=$("$TCHECK" gpu "$src" "$work/out" 2>/dev/null) &&
-        [ "$out_gpu" != "$gpu_name" ]; then
-        fail "$1" "the output names GPU \"$out_gpu\" but device 0 is \"$gpu_name\""
-        return 0
-    fi
+# header PROG COMPILE_LINE: a transcript's header, to $work/header.
+header() {
     {
         echo "program: $1"
         echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         cat "$work/gpuinfo"
-        echo "nvcc: $nvcc_version"
-        echo "compile: $cl"
-        echo "commit: $commit"
+        echo "nvcc: $NVCC_VERSION"
+        echo "compile: $2"
+        echo "commit: $COMMIT_ID"
     } >"$work/header"
-    dir="$EVIDENCE/$1"
-    mkdir -p "$dir"
-    # What an interrupted run may have left: never read, removed here.
-    rm -f "$dir"/.tmp-* "$EVIDENCE"/.tmp-*-"$1".expect.pending
-    tr_dest="$dir/$slug.txt.pending"
-    if ! write_atomic "$tr_dest" "$TCHECK" transcript "$work/header" "$work/out" \
-        2>"$work/terr"; then
-        fail "$1" "cannot write $tr_dest: $(last_line "$work/terr")"
-        detail "$work/terr"
-        return 0
-    fi
+}
+
+# record_pending PROG: the pending expectation, where the output needs a
+# new one; the status line either way.
+record_pending() {
+    exp=$EVIDENCE/$1.expect
+    src=$exp
+    [ -f "$src" ] || src=/dev/null
     rc=0
     "$TCHECK" pending "$src" "$work/out" >"$work/pending" 2>"$work/terr" || rc=$?
     if [ "$rc" -eq 0 ] && [ -f "$exp" ]; then
         rm -f "$exp.pending"
         pass "$1"
-        echo "    wrote $tr_dest"
+        echo "    wrote $2"
     elif [ "$rc" -le 1 ] && write_atomic "$exp.pending" cat "$work/pending"; then
         if [ -f "$exp" ]; then
             pass "$1" "the output does not match $exp; review $exp.pending, then make accept PROG=$1"
         else
             pass "$1" "a new expectation: put holes in $exp.pending where values vary, then make accept PROG=$1"
         fi
-        echo "    wrote $tr_dest"
+        echo "    wrote $2"
         echo "    wrote $exp.pending"
         detail "$work/terr"
         if [ -f "$exp" ]; then
-            "$TCHECK" check -o "$1 output" "$exp" "$dir" "$work/out" 0 \
-                >"$work/report" 2>/dev/null || true
-            sed 1d "$work/report" >"$work/report.rest"
-            detail "$work/report.rest"
+            "$TCHECK" diff -o "$1 output" "$exp" "$work/out" >"$work/report" 2>&1 || true
+            detail "$work/report"
         fi
     else
         fail "$1" "cannot write $exp.pending: $(last_line "$work/terr")"
     fi
 }
 
+record_one() {
+    cl=$(compile_line "$1")
+    if [ -z "$cl" ]; then
+        fail "$1" "no compile line: set $(env_name "$1")"
+        return 0
+    fi
+    if [ ! -x "$BIN/$1" ]; then
+        fail "$1" "not built: no $BIN/$1"
+        return 0
+    fi
+    st=0
+    run "$1" || st=$?
+    ran "$1" "$st" || return 0
+    if ! ended "$1" "$st"; then
+        echo "    nothing recorded"
+        return 0
+    fi
+    src=$EVIDENCE/$1.expect
+    [ -f "$src" ] || src=/dev/null
+    if out_gpu=$("$TCHECK" gpu "$src" "$work/out" 2>/dev/null) &&
+        [ "$out_gpu" != "$GPU" ]; then
+        fail "$1" "the output names GPU \"$out_gpu\" but device 0 is \"$GPU\""
+        return 0
+    fi
+    header "$1" "$cl"
+    mkdir -p "$EVIDENCE/$1"
+    # What an interrupted run may have left: never read, removed here.
+    rm -f "$EVIDENCE/$1"/.tmp-* "$EVIDENCE"/.tmp-*-"$1".expect.pending
+    dest="$EVIDENCE/$1/$SLUG.txt.pending"
+    if ! write_atomic "$dest" "$TCHECK" transcript "$work/header" "$work/out" \
+        2>"$work/terr"; then
+        fail "$1" "cannot write $dest: $(last_line "$work/terr")"
+        detail "$work/terr"
+        return 0
+    fi
+    record_pending "$1" "$dest"
+}
+
 accept_one() {
-    exp="$EVIDENCE/$1.expect"
-    ac_new=$exp
-    [ -f "$exp.pending" ] && ac_new=$exp.pending
-    ac_any=0
-    for ac_t in "$EVIDENCE/$1"/*.txt.pending; do
-        [ -f "$ac_t" ] && ac_any=1
-    done
-    if [ "$ac_any" -eq 0 ] && [ "$ac_new" = "$exp" ]; then
+    exp=$EVIDENCE/$1.expect
+    new=$exp
+    [ -f "$exp.pending" ] && new=$exp.pending
+    if ! has_pending "$1" && [ "$new" = "$exp" ]; then
         skip "$1" "nothing pending"
         return 0
     fi
-    if [ ! -f "$ac_new" ]; then
+    if [ ! -f "$new" ]; then
         fail "$1" "no expectation $exp to accept transcripts against; $(make_hint "$1")"
         return 0
     fi
     # Every pending transcript must fit the expectation it will sit beside.
-    for ac_t in "$EVIDENCE/$1"/*.txt.pending; do
-        [ -f "$ac_t" ] || continue
-        rc=0
-        "$TCHECK" lint "$ac_new" "$ac_t" >"$work/report" 2>"$work/terr" || rc=$?
-        if [ "$rc" -ne 0 ]; then
-            ac_why=$(sed -n 1p "$work/report")
-            fail "$1" "${ac_why:-$(last_line "$work/terr")}; nothing accepted"
-            sed 1d "$work/report" >"$work/report.rest"
-            detail "$work/report.rest"
-            detail "$work/terr"
+    for t in "$EVIDENCE/$1"/*.txt.pending; do
+        [ -f "$t" ] || continue
+        if ! "$TCHECK" lint "$new" "$t" >"$work/report" 2>&1; then
+            fail "$1" "$t does not fit $new; nothing accepted"
+            detail "$work/report"
             return 0
         fi
     done
     : >"$work/accepted"
-    for ac_t in "$EVIDENCE/$1"/*.txt.pending; do
-        [ -f "$ac_t" ] || continue
-        mv -f "$ac_t" "${ac_t%.pending}"
-        echo "accepted ${ac_t%.pending}" >>"$work/accepted"
+    for t in "$EVIDENCE/$1"/*.txt.pending; do
+        [ -f "$t" ] || continue
+        mv -f "$t" "${t%.pending}"
+        echo "accepted ${t%.pending}" >>"$work/accepted"
     done
-    if [ "$ac_new" != "$exp" ]; then
-        mv -f "$ac_new" "$exp"
+    if [ "$new" != "$exp" ]; then
+        mv -f "$new" "$exp"
         echo "accepted $exp" >>"$work/accepted"
     fi
     # Transcripts of other GPUs that a new expectation leaves behind.
-    ac_stale=
-    for ac_t in "$EVIDENCE/$1"/*.txt; do
-        if [ -f "$ac_t" ] && ! "$TCHECK" lint "$exp" "$ac_t" >/dev/null 2>&1; then
-            ac_stale="$ac_stale ${ac_t##*/}"
+    stale=
+    for t in "$EVIDENCE/$1"/*.txt; do
+        if [ -f "$t" ] && ! "$TCHECK" lint "$exp" "$t" >/dev/null 2>&1; then
+            stale="$stale ${t##*/}"
         fi
     done
-    if [ -n "$ac_stale" ]; then
-        pass "$1" "no longer matching $exp:$ac_stale; record them again on their GPUs"
-    else
-        pass "$1"
-    fi
+    pass "$1" "${stale:+no longer matching $exp:$stale; record them again on their GPUs}"
     detail "$work/accepted"
 }
 
 compare_one() {
-    have_expectation "$1" || return 0
-    run_built "$1" || return 0
-    if [ "$st" -ne 0 ]; then
-        fail "$1" "exit status $st"
-        stderr_tail
+    exp=$EVIDENCE/$1.expect
+    built "$1" || return 0
+    st=0
+    run "$1" || st=$?
+    ran "$1" "$st" || return 0
+    ended "$1" "$st" || return 0
+    gpu=$("$TCHECK" gpu "$exp" "$work/out" 2>/dev/null) || gpu=$GPU
+    slug=$("$TCHECK" slug "$gpu" 2>/dev/null) || slug=unnamed
+    t="$EVIDENCE/$1/$slug.txt"
+    if [ ! -f "$t" ]; then
+        skip "$1" "no transcript for $gpu ($t) to compare with"
         return 0
     fi
-    cm_gpu=$("$TCHECK" gpu "$exp" "$work/out" 2>/dev/null) || cm_gpu=$gpu_name
-    cm_slug=$("$TCHECK" slug "$cm_gpu" 2>/dev/null) || cm_slug=unnamed
-    cm_t="$EVIDENCE/$1/$cm_slug.txt"
-    if [ ! -f "$cm_t" ]; then
-        skip "$1" "no transcript for $cm_gpu ($cm_t) to compare with"
-        return 0
-    fi
-    rc=0
-    "$TCHECK" compare "$exp" "$cm_t" "$work/out" >"$work/report" 2>"$work/terr" || rc=$?
-    if [ "$rc" -ne 0 ]; then
-        fail "$1" "$(last_line "$work/terr")"
+    if ! "$TCHECK" compare "$exp" "$t" "$work/out" >"$work/report" 2>"$work/terr"; then
+        tcheck_failed "$1"
         return 0
     fi
     pass "$1"
@@ -469,104 +456,22 @@ compare_one() {
 }
 
 verify_one() {
-    have_expectation "$1" || return 0
+    exp=$EVIDENCE/$1.expect
+    if [ ! -f "$exp" ]; then
+        fail "$1" "no expectation $exp; $(make_hint "$1")"
+        return 0
+    fi
     if [ ! -f "$2" ]; then
         fail "$1" "no output file $2"
         return 0
     fi
     rc=0
-    "$TCHECK" check -o "$2" "$exp" "$EVIDENCE/$1" "$2" 0 \
-        >"$work/report" 2>"$work/terr" || rc=$?
-    verdict "$1" "$rc"
-}
-
-# lint_one PROG: its expectation and transcripts.
-lint_one() {
-    exp="$EVIDENCE/$1.expect"
-    : >"$work/problems"
-    : >"$work/details"
-    ln_warn=
-    if [ ! -f "$exp" ]; then
-        echo "no expectation $exp; $(make_hint "$1")" >>"$work/problems"
-    fi
-    if ! has_transcripts "$1"; then
-        echo "no transcript in $EVIDENCE/$1/; $(make_hint "$1")" >>"$work/problems"
-    fi
-    if [ -d "$EVIDENCE/$1" ]; then
-        for ln_f in "$EVIDENCE/$1"/* "$EVIDENCE/$1"/.[!.]*; do
-            [ -e "$ln_f" ] || continue
-            case ${ln_f##*/} in
-                .tmp-*)
-                    echo "$ln_f: left by an interrupted record; remove it" >>"$work/problems"
-                    ;;
-                *.txt.pending)
-                    ln_warn="pending evidence not accepted: review it, then make accept PROG=$1"
-                    ;;
-                *.txt)
-                    [ -f "$exp" ] || continue
-                    rc=0
-                    "$TCHECK" lint "$exp" "$ln_f" >"$work/report" 2>"$work/terr" || rc=$?
-                    if [ "$rc" -ne 0 ]; then
-                        if [ -s "$work/report" ]; then
-                            sed -n 1p "$work/report" >>"$work/problems"
-                            sed 1d "$work/report" >>"$work/details"
-                        else
-                            last_line "$work/terr" >>"$work/problems"
-                        fi
-                    fi
-                    ;;
-                *)
-                    echo "$ln_f: not a transcript (GPU.txt)" >>"$work/problems"
-                    ;;
-            esac
-        done
-    fi
-    if [ -f "$exp.pending" ]; then
-        ln_warn="pending evidence not accepted: review it, then make accept PROG=$1"
-    fi
-    ln_n=$(wc -l <"$work/problems")
-    if [ "$ln_n" -eq 0 ]; then
-        pass "$1" "$ln_warn"
-        return 0
-    fi
-    ln_first=$(sed -n 1p "$work/problems")
-    if [ "$ln_n" -gt 1 ]; then
-        fail "$1" "$ln_first (and $((ln_n - 1)) more)"
-        sed 1d "$work/problems" | sed 's/^/    /'
-    else
-        fail "$1" "$ln_first"
-    fi
-    detail "$work/details"
-}
-
-# lint_orphans PROG...: evidence that belongs to no program.
-lint_orphans() {
-    [ -d "$EVIDENCE" ] || return 0
-    for lo_f in "$EVIDENCE"/* "$EVIDENCE"/.[!.]*; do
-        [ -e "$lo_f" ] || continue
-        lo_name=${lo_f##*/}
-        case $lo_name in
-            README.md) continue ;;
-            .tmp-*)
-                fail "$lo_name" "$lo_f: left by an interrupted record; remove it"
-                continue
-                ;;
-            *.expect.pending) lo_prog=${lo_name%.expect.pending} ;;
-            *.expect) lo_prog=${lo_name%.expect} ;;
-            *.chart) lo_prog=${lo_name%.chart} ;; # what the page draws (evchart)
-            *)
-                if [ ! -d "$lo_f" ]; then
-                    fail "$lo_name" "$lo_f is not evidence (PROG.expect, PROG.chart or PROG/)"
-                    continue
-                fi
-                lo_prog=$lo_name
-                ;;
-        esac
-        case " $* " in
-            *" $lo_prog "*) ;;
-            *) fail "$lo_prog" "$lo_f belongs to no program of the book; remove it, or add the program" ;;
-        esac
-    done
+    "$TCHECK" check -n "$1" -o "$2" "$exp" "$EVIDENCE/$1" "$2" 0 \
+        2>"$work/terr" || rc=$?
+    case $rc in
+        0 | 1 | 3 | 4) tally "$rc" ;;
+        *) tcheck_failed "$1" ;;
+    esac
 }
 
 # ---------------------------------------------------------------------
@@ -596,29 +501,29 @@ for p in "$@"; do
     }
 done
 
+# Why no program can run here, or nothing: for check, record, compare.
+why_not=
 case $cmd in
     check | record | compare)
-        gpu_gate
-        if [ -z "$gpu_reason" ] && [ "$cmd" = record ]; then
-            if ! nvcc_version=$("$NVCC" --version 2>/dev/null); then
-                gpu_reason="no nvcc ($NVCC not found): a transcript names its version"
-            else
-                nvcc_version=$(printf '%s\n' "$nvcc_version" |
-                    sed -n 's/^Cuda compilation tools, //p' | head -n 1)
-                nvcc_version=${nvcc_version:-unknown}
-            fi
-            if [ -z "$gpu_reason" ]; then
-                if ! commit=$(commit_id); then
-                    echo "progcheck.sh: no commit to name: set COMMIT, or record in a git checkout" >&2
-                    exit 2
-                fi
-                slug=$("$TCHECK" slug "$gpu_name" 2>/dev/null) ||
-                    gpu_reason="the GPU name \"$gpu_name\" has no letters or digits to name a transcript"
-            fi
-        fi
+        GPU=$(gpu) || why_not=$GPU
+        ;;
+esac
+if [ "$cmd" = record ] && [ -z "$why_not" ]; then
+    if ! NVCC_VERSION=$(nvcc_version); then
+        why_not="no nvcc ($NVCC not found): a transcript names its version"
+    elif ! COMMIT_ID=$(commit_id); then
+        echo "progcheck.sh: no commit to name: set COMMIT, or record in a git checkout" >&2
+        exit 2
+    elif ! SLUG=$("$TCHECK" slug "$GPU" 2>/dev/null); then
+        why_not="the GPU name \"$GPU\" has no letters or digits to name a transcript"
+    fi
+fi
+
+case $cmd in
+    check | record | compare)
         for p in "$@"; do
-            if [ -n "$gpu_reason" ]; then
-                skip "$p" "$gpu_reason"
+            if [ -n "$why_not" ]; then
+                skip "$p" "$why_not"
             else
                 "${cmd}_one" "$p"
             fi
@@ -633,10 +538,14 @@ case $cmd in
         verify_one "$1" "$verify_output"
         ;;
     lint)
-        for p in "$@"; do
-            lint_one "$p"
-        done
-        lint_orphans "$@"
+        if [ "$count" -eq 1 ]; then
+            set -- -c "$EVIDENCE" "$@"
+        else
+            set -- "$EVIDENCE" "$@"
+        fi
+        rc=0
+        "$TCHECK" lint-tree "$@" || rc=$?
+        exit "$rc"
         ;;
 esac
 

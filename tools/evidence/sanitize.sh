@@ -4,7 +4,8 @@
 # --quick, and report one line per program and tool:
 #   PASS prog memcheck | FAIL prog racecheck: N errors (log) | SKIP prog: why
 # Logs go to $SANITIZE_LOGS (default BIN_DIR/../sanitize). The exit status
-# is non-zero when any run failed.
+# is non-zero when any run failed. $TCHECK (default BIN_DIR/../tools/tcheck)
+# says which exit status is a skip.
 set -u
 bin=$1
 shift
@@ -12,6 +13,7 @@ logs=${SANITIZE_LOGS:-$bin/../sanitize}
 mkdir -p "$logs"
 export LANG=C LC_ALL=C
 cs=${COMPUTE_SANITIZER:-compute-sanitizer}
+tcheck=${TCHECK:-$bin/../tools/tcheck}
 if ! command -v "$cs" >/dev/null 2>&1; then
     for p in "$@"; do echo "SKIP $p: $cs not found (it ships with the CUDA Toolkit)"; done
     exit 0
@@ -31,11 +33,12 @@ for p in "$@"; do
         "$cs" --tool "$tool" $extra --error-exitcode 86 "$bin/$p" --quick >"$log" 2>&1
         rc=$?
         summary=$(grep -m1 -E '(ERROR|RACECHECK) SUMMARY' "$log" | sed 's/^========= //')
-        case $rc in
-            0) echo "PASS $p $tool (${summary:-no summary})" ;;
-            77) echo "SKIP $p $tool: $(grep -v '^=========' "$log" | tail -n 1)"
+        "$tcheck" status "$rc" >/dev/null 2>&1
+        case $rc:$? in
+            0:*) echo "PASS $p $tool (${summary:-no summary})" ;;
+            *:4) echo "SKIP $p $tool: $(grep -v '^=========' "$log" | tail -n 1)"
                 break ;;
-            86) echo "FAIL $p $tool: $summary (see $log)"; status=1 ;;
+            86:*) echo "FAIL $p $tool: $summary (see $log)"; status=1 ;;
             *) echo "FAIL $p $tool: exit status $rc (see $log)"; status=1 ;;
         esac
     done

@@ -1,0 +1,38 @@
+/* transcript.h: the book's one reader of transcripts, for its tools.
+ *
+ * A transcript (evidence/PROG/GPU.txt) is "key: value" header lines, the
+ * line "--- output ---", then the output verbatim; tools/evidence/tcheck.c
+ * writes, reads and checks them, and defines these functions. A tool that
+ * includes this header is linked with tcheck.c built with -DTCHECK_NO_MAIN
+ * (the Makefile does that for run-md and chart).
+ */
+#ifndef TRANSCRIPT_H
+#define TRANSCRIPT_H
+
+#include <stddef.h>
+
+struct transcript;
+
+/* Read a transcript. NULL, after saying why on stderr as "file:line:
+ * message", where it cannot be read or has no separator line. Problems of
+ * its header (tcheck lint reports them) leave those values absent. */
+struct transcript *transcript_read(const char *path);
+
+/* The value of a header key ("gpu", "date", ...) and its length, not
+ * NUL-terminated; NULL where the header has none. */
+const char *transcript_value(const struct transcript *t, const char *key,
+                             size_t *len);
+
+/* The output's lines, normalised as tcheck compares them (no line end,
+ * no trailing blanks), each with its line number in the file. */
+size_t transcript_lines(const struct transcript *t);
+const char *transcript_line(const struct transcript *t, size_t i, size_t *len,
+                            long *lineno);
+
+/* Where the output starts in the file, in bytes: the output as recorded
+ * is the file from there on. */
+size_t transcript_offset(const struct transcript *t);
+
+void transcript_free(struct transcript *t);
+
+#endif

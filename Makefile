@@ -46,7 +46,7 @@ SHELL := tools/build-lock
 .DELETE_ON_ERROR:
 # What pattern rules make in build/ is kept (a chart's script, a notebook's
 # Markdown), not deleted as intermediate; a stamp that goes missing is remade.
-.PRECIOUS: $(B)/tools/% $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
+.PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
            $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/charts/%.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe
 .DEFAULT_GOAL := all
@@ -143,6 +143,11 @@ include $(B)/book.mk
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
 PROGRAMS := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
+
+# The values the prose quotes: the named holes of every transcript of a
+# program (evidence/PROG/GPU.txt), as tcheck quotes reads them.
+VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
+            $(foreach p,$(PROGRAMS),$(wildcard evidence/$(p)/*.txt)))
 
 # A chart for every transcript of a program that says what to draw
 # (evidence/PROG.chart); a program with no transcript yet has none.
@@ -390,6 +395,10 @@ $(B)/html/src/%: $(B)/src/% | $(B)/html/src
 
 TCHECK := $(B)/tools/tcheck
 GPUINFO := $(B)/tools/gpuinfo
+
+$(B)/values/%.tsv: evidence/%.txt evidence/$$(*D).expect $(TCHECK)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(TCHECK) quotes evidence/$(*D).expect $< > $@.tmp \
+	  && mv -f $@.tmp $@
 PROG ?=
 OUTPUT ?=
 SELECTED = $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))

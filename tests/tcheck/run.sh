@@ -937,6 +937,37 @@ if command -v make >/dev/null 2>&1; then
     unset FAKE_GPUINFO FAKE_GPUINFO_PROG
 fi
 
+# Named holes: {{float:NAME}} matches as {{float}} does, and tcheck quotes
+# gives each name's value with the transcript line it stands on; a name
+# used twice in an expectation is refused.
+nq=$work/quotes
+mkdir -p "$nq/ev/q"
+printf 'GPU: {{gpu}}\nrow a {{ms:a_ms}} ms {{float}} x\nrow b {{int:b_count}} and {{float:b_ratio}}\n' >"$nq/ev/q.expect"
+{
+    printf 'program: q\ndate: 2026-01-01T00:00:00Z\ngpu: Fixture GPU\ncompute capability: 1.0\nsms: 1\n'
+    printf 'driver: 1 (CUDA 1.0)\nruntime: 1.0\nnvcc: release 1.0, V1.0.0\ncompile: nvcc -o q q.cu\ncommit: 0123abc\n'
+    printf -- '--- output ---\nGPU: Fixture GPU\nrow a 1.25 ms 3 x\nrow b 42 and -0.5\n'
+} >"$nq/ev/q/fixture-gpu.txt"
+run "$TC" lint "$nq/ev/q.expect" "$nq/ev/q/fixture-gpu.txt"
+result named-holes/lint "$rc" "$(head -n 2 "$work/o")"
+run "$TC" quotes "$nq/ev/q.expect" "$nq/ev/q/fixture-gpu.txt"
+printf 'a_ms\t1.25\t%s:13\nb_count\t42\t%s:14\nb_ratio\t-0.5\t%s:14\n' \
+    "$nq/ev/q/fixture-gpu.txt" "$nq/ev/q/fixture-gpu.txt" "$nq/ev/q/fixture-gpu.txt" >"$nq/want"
+[ "$rc" -eq 0 ] && cmp -s "$work/o" "$nq/want" && rc=0 || rc=1
+result named-holes/quotes "$rc" "$(tr '\n' '|' <"$work/o")"
+sed -i 's/{{float:b_ratio}}/{{float:a_ms}}/' "$nq/ev/q.expect"
+run "$TC" quotes "$nq/ev/q.expect" "$nq/ev/q/fixture-gpu.txt"
+[ "$rc" -eq 2 ] && grep -qxF "$nq/ev/q.expect:3: the hole name a_ms is taken already, on line 2; a name quotes one value" "$work/e" && rc=0 || rc=1
+result named-holes/duplicate-name "$rc" "$(head -n 1 "$work/e")"
+run "$TC" lint "$nq/ev/q.expect" "$nq/ev/q/fixture-gpu.txt"
+[ "$rc" -eq 1 ] && grep -q "the hole name a_ms is taken already" "$work/o" && rc=0 || rc=1
+result named-holes/duplicate-name-lint "$rc" "$(head -n 1 "$work/o")"
+sed -i 's/{{float:a_ms}}/{{float:b_ratio}}/' "$nq/ev/q.expect"
+sed -i 's/row a 1.25 ms/row a 1.5x ms/' "$nq/ev/q/fixture-gpu.txt"
+run "$TC" quotes "$nq/ev/q.expect" "$nq/ev/q/fixture-gpu.txt"
+[ "$rc" -eq 1 ] && rc=0 || rc=1
+result named-holes/quotes-refuses-a-mismatch "$rc" "rc $rc: $(head -n 1 "$work/e")"
+
 if command -v shellcheck >/dev/null 2>&1; then
     run shellcheck -s sh "$PC" "$0"
     result shellcheck "$rc" "$(head -n 5 "$work/o" | tr '\n' ' ')"

@@ -23,6 +23,7 @@
  *   tcheck gpu EXPECT OUTPUT
  *   tcheck slug NAME
  *   tcheck values EXPECT OUTPUT
+ *   tcheck quotes EXPECT TRANSCRIPT
  *
  * Exit status: 0 pass, 1 fail, 2 bad input or usage, 3 pass with a
  * warning, 4 skipped: the program exited 77, its way of saying that this
@@ -377,7 +378,8 @@ static const char *hole_name(enum tok_kind k) {
 
 struct tok {
     enum tok_kind kind;
-    struct str lit; /* TOK_LIT only */
+    struct str lit; /* TOK_LIT: the bytes; a measured hole: its name, if
+                       it has one ({{float:copy_gbs}}), else empty */
 };
 
 struct pat {
@@ -389,15 +391,53 @@ struct pat {
     int gpu;      /* has a {{gpu}} hole */
 };
 
-/* The hole spelled at s, or -1. */
-static int hole_at(const char *s, size_t n) {
+/* A name a measured hole may carry, {{float:NAME}}: [a-z][a-z0-9_]*.
+ * Its length at s (of at most n bytes), or 0. */
+static size_t name_len(const char *s, size_t n) {
+    if (n == 0 || s[0] < 'a' || s[0] > 'z') {
+        return 0;
+    }
+    size_t k = 1;
+    while (k < n && ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= '0' && s[k] <= '9') ||
+                     s[k] == '_')) {
+        k++;
+    }
+    return k;
+}
+
+/* The hole spelled at s, or -1; its length in *len, and the name a
+ * measured hole carries in *name (empty where it has none). */
+static int hole_named_at(const char *s, size_t n, size_t *len,
+                         struct str *name) {
+    name->p = NULL;
+    name->n = 0;
     for (size_t i = 0; i < kNumHoles; i++) {
-        size_t len = strlen(kHoles[i].text);
-        if (len <= n && memcmp(s, kHoles[i].text, len) == 0) {
+        size_t k = strlen(kHoles[i].text);
+        if (k <= n && memcmp(s, kHoles[i].text, k) == 0) {
+            *len = k;
+            return (int)i;
+        }
+        /* {{ms:NAME}}: the spelling without its "}}", a colon, a name. */
+        if (!is_measured(kHoles[i].kind) || k + 1 > n ||
+            memcmp(s, kHoles[i].text, k - 2) != 0 || s[k - 2] != ':') {
+            continue;
+        }
+        size_t m = name_len(s + k - 1, n - (k - 1));
+        if (m && k - 1 + m + 2 <= n && memcmp(s + k - 1 + m, "}}", 2) == 0) {
+            name->p = s + k - 1;
+            name->n = m;
+            *len = k - 1 + m + 2;
             return (int)i;
         }
     }
     return -1;
+}
+
+/* The hole spelled at s, or -1. */
+static int hole_at(const char *s, size_t n) {
+    size_t len;
+    struct str name;
+    return hole_named_at(s, n, &len, &name);
 }
 
 static void push_tok(struct pat *pt, enum tok_kind k, const char *p, size_t n) {
@@ -432,9 +472,11 @@ static void compile_line(struct str s, struct pat *pt) {
     size_t i = 0;
     int after_hole = 0;
     while (i <= s.n) {
-        size_t j = i;
+        size_t j = i, hlen = 0;
+        struct str name = {NULL, 0};
         int h = -1;
-        while (j < s.n && (h = hole_at(s.p + j, s.n - j)) < 0) {
+        while (j < s.n && (h = hole_named_at(s.p + j, s.n - j, &hlen,
+                                              &name)) < 0) {
             j++;
         }
         /* literal s.p[i..j), then hole h (or the end of the line) */
@@ -464,8 +506,8 @@ static void compile_line(struct str s, struct pat *pt) {
         if (h < 0) {
             break;
         }
-        push_tok(pt, kHoles[h].kind, NULL, 0);
-        i = j + strlen(kHoles[h].text);
+        push_tok(pt, kHoles[h].kind, name.p, name.n);
+        i = j + hlen;
         after_hole = 1;
     }
 }
@@ -1430,7 +1472,8 @@ static int usage(void) {
           "       tcheck transcript HEADER OUTPUT\n"
           "       tcheck gpu EXPECT OUTPUT\n"
           "       tcheck slug NAME\n"
-          "       tcheck values EXPECT OUTPUT\n",
+          "       tcheck values EXPECT OUTPUT\n"
+          "       tcheck quotes EXPECT TRANSCRIPT\n",
           stderr);
     return kBad;
 }
@@ -2123,6 +2166,35 @@ static int lint_names(const char *epath, const struct transcript *tr,
     return problems;
 }
 
+/* A hole name used twice in an expectation, said as e's file:line;
+ * returns the number of such names. */
+static int duplicate_names(const struct text *e, const struct pat *pats,
+                           FILE *out) {
+    int problems = 0;
+    for (size_t i = 0; i < e->nlines; i++) {
+        for (size_t t = 0; t < pats[i].ntok; t++) {
+            const struct tok *a = &pats[i].tok[t];
+            if (!is_hole(a->kind) || a->lit.n == 0) {
+                continue;
+            }
+            for (size_t j = 0; j <= i; j++) {
+                size_t end = j == i ? t : pats[j].ntok;
+                for (size_t u = 0; u < end; u++) {
+                    const struct tok *b = &pats[j].tok[u];
+                    if (is_hole(b->kind) && str_eq(a->lit, b->lit)) {
+                        fprintf(out, "%s:%zu: the hole name %.*s is taken "
+                                "already, on line %zu; a name quotes one "
+                                "value\n", e->path, e->first + i,
+                                (int)a->lit.n, a->lit.p, e->first + j);
+                        problems++;
+                    }
+                }
+            }
+        }
+    }
+    return problems;
+}
+
 /* A transcript's output against the expectation, and the GPU it names
  * against the one its output names. Returns the problems. */
 static int lint_body(const struct text *e, const struct pat *pats,
@@ -2172,6 +2244,7 @@ static int lint_transcript(const char *epath, const char *tpath, FILE *out) {
     struct pat *pats = compile_text(&e);
     problems += lint_names(epath, &tr, out);
     problems += lint_body(&e, pats, &tr, out);
+    problems += duplicate_names(&e, pats, out);
     free_pats(pats, e.nlines);
     free_transcript(&tr);
     free_text(&e);
@@ -2673,6 +2746,74 @@ static int cmd_values(int argc, char **argv) {
     return kPass;
 }
 
+/* The token of hole number h of a pattern. */
+static const struct tok *hole_tok(const struct pat *pt, size_t h) {
+    for (size_t t = 0; t < pt->ntok; t++) {
+        if (is_hole(pt->tok[t].kind) && h-- == 0) {
+            return &pt->tok[t];
+        }
+    }
+    return NULL;
+}
+
+/* The named holes of one transcript line matched by pt: NAME, the value,
+ * the transcript's path and line. */
+static void put_quotes(const struct pat *pt, struct str line, const char *path,
+                       size_t lineno) {
+    struct str *cap = xarray(pt->nholes, sizeof *cap);
+    match_line(pt, line, cap);
+    for (size_t h = 0; h < pt->nholes; h++) {
+        const struct tok *t = hole_tok(pt, h);
+        if (t->lit.n == 0) {
+            continue;
+        }
+        printf("%.*s\t%.*s\t%s:%zu\n", (int)t->lit.n, t->lit.p,
+               (int)cap[h].n, cap[h].p, path, lineno);
+    }
+    free(cap);
+}
+
+/* tcheck quotes EXPECT TRANSCRIPT: the value of every named hole as the
+ * transcript recorded it, a line each: NAME<TAB>VALUE<TAB>FILE:LINE, for
+ * the prose to quote. Fails where the transcript does not match. */
+static int cmd_quotes(int argc, char **argv) {
+    if (argc != 2) {
+        return usage();
+    }
+    struct text e;
+    struct transcript tr;
+    if (load_expect(argv[0], &e) != 0) {
+        return kBad;
+    }
+    if (load_transcript(argv[1], &tr, output_limits(&e), stderr) != 0) {
+        free_text(&e);
+        return kBad;
+    }
+    struct pat *pats = compile_text(&e);
+    struct alignment al;
+    align(pats, e.nlines, &tr.body, &al);
+    int rc = count_differences(&al) ? kFail : kPass;
+    if (rc != kPass) {
+        fprintf(stderr, "%s: does not match %s; tcheck lint says where\n",
+                argv[1], argv[0]);
+    }
+    if (duplicate_names(&e, pats, stderr)) {
+        rc = kBad;
+    }
+    for (size_t k = 0; k < al.n && rc == kPass; k++) {
+        const struct edit *d = &al.ed[k];
+        if (d->op == '=' && pats[d->a].nholes) {
+            put_quotes(&pats[d->a], tr.body.line[d->b], argv[1],
+                       tr.body.first + d->b);
+        }
+    }
+    free_align(&al);
+    free_pats(pats, e.nlines);
+    free_transcript(&tr);
+    free_text(&e);
+    return rc;
+}
+
 static int cmd_slug(int argc, char **argv) {
     if (argc != 1) {
         return usage();
@@ -2699,6 +2840,7 @@ int tcheck_main(int argc, char **argv) {
         int (*run)(int, char **);
     } kCommands[] = {
         {"check", cmd_check},
+        {"quotes", cmd_quotes},
         {"status", cmd_status},
         {"diff", cmd_diff},
         {"pending", cmd_pending},

@@ -391,7 +391,8 @@ struct pat {
     int gpu;      /* has a {{gpu}} hole */
 };
 
-/* A name a measured hole may carry, {{float:NAME}}: [a-z][a-z0-9_]*.
+/* A name a measured or device hole may carry, {{float:NAME}}:
+ * [a-z][a-z0-9_]*.
  * Its length at s (of at most n bytes), or 0. */
 static size_t name_len(const char *s, size_t n) {
     if (n == 0 || s[0] < 'a' || s[0] > 'z') {
@@ -417,8 +418,9 @@ static int hole_named_at(const char *s, size_t n, size_t *len,
             *len = k;
             return (int)i;
         }
-        /* {{ms:NAME}}: the spelling without its "}}", a colon, a name. */
-        if (!is_measured(kHoles[i].kind) || k + 1 > n ||
+        /* {{ms:NAME}}: the spelling without its "}}", a colon, a name.
+         * Measured holes and {{device}} may carry one. */
+        if (kHoles[i].kind == TOK_GPU || k + 1 > n ||
             memcmp(s, kHoles[i].text, k - 2) != 0 || s[k - 2] != ':') {
             continue;
         }

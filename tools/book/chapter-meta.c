@@ -11,7 +11,8 @@
  * a chunk that includes itself, a name that is neither a label nor a
  * phrase, a chapter with no title or no code, a malformed chunk header, a
  * line over 64 KiB, text that is not UTF-8, a byte-order mark, CRLF line
- * endings, and a heading whose id is a label of the chapter. Where markup itself failed (it says why on stderr), chapter-meta
+ * endings, a heading whose id is a label of the chapter, and a quote or
+ * claim written wrong. Where markup itself failed (it says why on stderr), chapter-meta
  * fails too, and where the reason is a << in prose it says how to write one.
  *
  * On success it prints the chapter's description, one tab-separated record
@@ -20,9 +21,15 @@
  *   root   FILE   LINE
  *   label  LABEL  LINE
  *   cite   LABEL  LINE    a [[<<LABEL>>]] of a chunk of another chapter
+ *   quote  TEXT   LINE    a quoted value, [[=TEXT]]
+ *   claim  TEXT   LINE    a checked claim, [[?TEXT]]
+ * TEXT being what stands between [[ and ]] (line ends as blanks). A quote
+ * or claim whose syntax is wrong (quote.h) is a problem at its line; its
+ * values are looked up where the page is woven and the claims checked.
  */
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include "nwpipe.h"
+#include "quote.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -472,9 +479,47 @@ static void print_cites(const struct nw_doc *doc) {
     }
 }
 
+/* Calls f on every quote and claim of the prose: its text and line. */
+static void each_quote(struct lint *l,
+                       void (*f)(struct lint *, const char *, long)) {
+    const struct nw_doc *doc = l->doc;
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            if (c->items[j].kind != NW_QUOTE) {
+                continue;
+            }
+            size_t end = nw_quote_end(c, j);
+            char *text = nw_quote_cite(c, j, end) == 0
+                             ? nw_quote_text(c, j, end)
+                             : NULL;
+            if (text != NULL && nw_is_quote(text)) {
+                f(l, text, c->items[j].line);
+            }
+            free(text);
+            j = end;
+        }
+    }
+}
+
+static void check_quote(struct lint *l, const char *text, long line) {
+    struct nw_quote q;
+    char err[1024];
+    if (nw_quote_parse(text, &q, err, sizeof err) != 0) {
+        report(l, line, "%s", err);
+    }
+    nw_quote_free(&q);
+}
+
+static void print_quote(struct lint *l, const char *text, long line) {
+    (void)l;
+    printf("%s\t%s\t%ld\n", text[0] == '?' ? "claim" : "quote", text, line);
+}
+
 /* The description: title, then the file roots and labels in order, then
- * the citations of other chapters' chunks. */
-static void print_meta(const struct nw_doc *doc) {
+ * the citations of other chapters' chunks, then the quotes and claims. */
+static void print_meta(struct lint *l) {
+    const struct nw_doc *doc = l->doc;
     printf("title\t%s\n", first_prose(doc) + 2);
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
@@ -488,6 +533,7 @@ static void print_meta(const struct nw_doc *doc) {
         }
     }
     print_cites(doc);
+    each_quote(l, print_quote);
 }
 
 /* The id pandoc gives a heading (its auto_identifiers: formatting and
@@ -640,13 +686,14 @@ int main(int argc, char **argv) {
     check_chapter(&l, check_names(&l));
     check_cycles(&l);
     check_headings(&l);
+    each_quote(&l, check_quote);
     if (l.errors > MAX_ERRORS) {
         fprintf(stderr, "%s:%ld: %d more problems, from this one on, not "
                 "shown\n",
                 file_of(&doc), l.hidden_from, l.errors - MAX_ERRORS);
     }
     if (l.errors == 0) {
-        print_meta(&doc);
+        print_meta(&l);
     }
     int status = l.errors ? 1 : 0;
     nw_free(&doc);

@@ -17,8 +17,9 @@
 # markers into BUILD/src, and with #line directives into BUILD/lsrc. Only
 # then do the files move in place: cpif keeps a file's timestamp when its
 # text did not change (so a prose edit compiles nothing), and the chapter's
-# title, roots and labels (BUILD/meta/NAME.tsv; NAME.lines adds their lines
-# and the citations) change only when they do.
+# title, roots and labels (BUILD/meta/NAME.tsv; NAME.lines adds their lines,
+# the citations and the quotes and claims of the prose) change only when
+# they do.
 #
 # What the book no longer has goes: the files of a root a chapter stopped
 # tangling, and every output of a chapter no longer in the book. Last,
@@ -111,7 +112,7 @@ for c in "${read[@]}"; do
         cpif "$b/src/$r" <"$work/src/$r"
         cpif "$b/lsrc/$r" <"$work/lsrc/$r"
     done
-    awk -F'\t' -v OFS='\t' '$1 != "cite" { print $1, $2 }' "$work/$c.lines" >"$work/$c.tsv"
+    awk -F'\t' -v OFS='\t' '$1 == "title" || $1 == "root" || $1 == "label" { print $1, $2 }' "$work/$c.lines" >"$work/$c.tsv"
     cmp -s "$work/$c.tsv" "$b/meta/$c.tsv" || mv -f "$work/$c.tsv" "$b/meta/$c.tsv"
     mv -f "$work/$c.lines" "$b/meta/$c.lines"
     mv -f "$work/$c.nwpipe" "$b/meta/$c.nwpipe"

@@ -267,12 +267,17 @@ $(B)/bin/%: $(B)/src/%.cu | $(B)/bin $(B)/deps
 
 # --- Weave -----------------------------------------------------------------
 
+# The values that prose quotes, [[=spmv.warp_ms]], and that its claims are
+# held to: build/values/PROG/GPU.tsv (tools/lib/quote.h says how they read).
+VALUES = $(wildcard $(B)/values/*/*.tsv)
+
 # Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
 # book (META) and keeps anchors for labels the registry marks retired.
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) | $(B)/md
+# A quote becomes its value, from the values files.
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(VALUES) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp' EXIT; \
-	$(chapter-md) $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
+	$(chapter-md) -V $(B)/values $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
 	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
 	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && mv -f $@.tmp $@
 
@@ -367,8 +372,8 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(notebook-md) tools/compile.mk \
                  $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt)) \
-                 | $(B)/md
-	$(Q)$(TRAP)$(notebook-md) $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
+                 $$(VALUES) | $(B)/md
+	$(Q)$(TRAP)$(notebook-md) -V $(B)/values $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) --) \
 	  > $@.tmp && mv -f $@.tmp $@

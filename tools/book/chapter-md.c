@@ -1,6 +1,7 @@
 /* chapter-md: turn one chapter's noweb pipeline into Pandoc Markdown.
  *
- * Usage: markup chapters/x.nw | chapter-md REFS CHUNKS REGISTRY META... > x.md
+ * Usage: markup chapters/x.nw | chapter-md [-V VALUES] REFS CHUNKS REGISTRY
+ *            META... > x.md
  *
  * Documentation chunks pass through as Markdown; [[quoted code]] becomes
  * inline code. Quoted code that is nothing but a chunk reference,
@@ -9,6 +10,13 @@
  * labels). Citing a name that is neither is an error with file and line.
  * Labels the registry (chapters/labels.tsv) marks retired from this chapter
  * keep an anchor, a short note linking to the label that replaced them.
+ * A quote, [[=EXPR]], becomes its value, computed from the values files
+ * VALUES/PROG/GPU.tsv (quote.h) and marked
+ * <span class="quoted" title="where each value comes from">; a claim,
+ * [[?EXPR OP EXPR]], a check mark, <span class="claim">, whose values must
+ * be recorded on some GPU (the claims tool checks that it holds). A quote
+ * whose values are not recorded, or on more than one GPU where it names
+ * none, is an error with file and line.
  * Each code chunk becomes a fenced div whose id is the chunk's anchor (the
  * snippet label itself for a label, "label-2" for its second piece), with a
  * header in the noweb manner: the name, = or +=, links to the previous and
@@ -27,6 +35,7 @@
 #include "meta.h"
 #include "names.h"
 #include "noweb.h"
+#include "quote.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -68,6 +77,8 @@ struct weave {
     const char *registry_path;
     FILE *refs;                /* REFS */
     FILE *chunks;              /* CHUNKS */
+    struct nw_values values;   /* VALUES/PROG/GPU.tsv, read for -V */
+    int has_values;
     int errors;
 };
 
@@ -134,6 +145,60 @@ static void weave_quote(FILE *out, const struct nw_chunk *c, size_t from,
     nw_put_run(out, '`', ticks);
 }
 
+/* What a quote or claim becomes: its value as a span whose title says
+ * where the value comes from, or a check mark. Returns 0, or -1 with the
+ * reason in err. */
+static int weave_value(FILE *out, const struct weave *w,
+                       const struct nw_quote *q, char *err, size_t size) {
+    if (!w->has_values) {
+        snprintf(err, size, "no values to quote from (chapter-md -V DIR)");
+        return -1;
+    }
+    if (q->kind == NW_Q_CLAIM) {
+        const char **gpus = nw_xcalloc(w->values.ngpus, sizeof *gpus);
+        size_t n;
+        int status = nw_claim_gpus(q, &w->values, gpus, &n, err, size);
+        free(gpus);
+        if (status == 0) {
+            fputs("<span class=\"claim\" title=\"checked by make check: ",
+                  out);
+            nw_put_html(out, q->body);
+            fputs("\">\xe2\x9c\x93</span>", out); /* U+2713 */
+        }
+        return status;
+    }
+    char text[64];
+    const char *gpu;
+    struct nw_buf prov = {NULL, 0, 0};
+    nw_buf_puts(&prov, "");
+    int status = nw_quote_value(q, &w->values, &gpu, text, sizeof text,
+                                &prov, err, size);
+    if (status == 0) {
+        fputs("<span class=\"quoted\" title=\"", out);
+        nw_put_html(out, prov.s);
+        fprintf(out, "\">%s</span>", text);
+    }
+    free(prov.s);
+    return status;
+}
+
+/* A quote or a claim, TEXT of [[TEXT]] at line. */
+static void weave_quoted(FILE *out, struct weave *w, const char *text,
+                         long line) {
+    struct nw_quote q;
+    char err[1024];
+    int status = nw_quote_parse(text, &q, err, sizeof err);
+    if (status == 0 && weave_value(out, w, &q, err, sizeof err) != 0) {
+        nw_error(w->doc->file, line, "%s [[%s]]: %s",
+                 q.kind == NW_Q_CLAIM ? "claim" : "quote", text, err);
+        ++w->errors;
+    } else if (status != 0) {
+        nw_error(w->doc->file, line, "%s", err);
+        ++w->errors;
+    }
+    nw_quote_free(&q);
+}
+
 static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
@@ -144,11 +209,15 @@ static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
             case NW_QUOTE: {
                 size_t end = nw_quote_end(c, j);
                 size_t use = nw_quote_cite(c, j, end);
+                char *text = use == 0 ? nw_quote_text(c, j, end) : NULL;
                 if (use != 0) {
                     weave_cite(out, w, &c->items[use]);
+                } else if (nw_is_quote(text)) {
+                    weave_quoted(out, w, text, it->line);
                 } else {
                     weave_quote(out, c, j + 1, end);
                 }
+                free(text);
                 j = end;
                 break;
             }
@@ -314,19 +383,31 @@ static int read_labels(struct weave *w, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    const char *values = NULL;
+    if (argc > 2 && strcmp(argv[1], "-V") == 0) {
+        values = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 4) {
         fprintf(stderr,
-                "usage: markup CHAPTER.nw | %s REFS CHUNKS REGISTRY META... > "
-                "CHAPTER.md\n",
-                argv[0]);
+                "usage: markup CHAPTER.nw | chapter-md [-V VALUES] REFS "
+                "CHUNKS REGISTRY META... > CHAPTER.md\n");
         return 2;
-    }
-    struct nw_doc doc;
-    if (nw_load(stdin, &doc) != 0) {
-        return 1;
     }
     struct weave w;
     memset(&w, 0, sizeof w);
+    w.has_values = values != NULL;
+    if (values != NULL &&
+        nw_values_read_dir(&w.values, values, NULL, NULL) != 0) {
+        nw_values_free(&w.values);
+        return 1;
+    }
+    struct nw_doc doc;
+    if (nw_load(stdin, &doc) != 0) {
+        nw_values_free(&w.values);
+        return 1;
+    }
     w.doc = &doc;
     char *chapter = nw_chapter_of(doc.file ? doc.file : "-");
     w.chapter = chapter;
@@ -352,6 +433,7 @@ int main(int argc, char **argv) {
     status |= nw_flush_stdout(kTool);
     nw_labels_free(&w.labels);
     nw_labels_free(&w.registry);
+    nw_values_free(&w.values);
     free(chapter);
     nw_free(&doc);
     return status;

@@ -1,7 +1,7 @@
 /* notebook-md: a chapter as a notebook for a free T4 GPU, in Pandoc
  * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
  *
- * Usage: notebook-md [-t TCHECK.c] PIPE SRCDIR
+ * Usage: notebook-md [-t TCHECK.c] [-V VALUES] PIPE SRCDIR
  *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --]...
  *
  * PIPE is the chapter's noweb pipeline (markup chapters/NAME.nw). The
@@ -17,6 +17,9 @@
  *     book's checker and build it with gcc, write the expectation and the
  *     recorded transcripts (evidence/PROG/GPU.txt), and check the output
  *     the way `make check` does.
+ * A quote of the prose, [[=EXPR]], is its value as plain text, from the
+ * values files VALUES/PROG/GPU.tsv as the page has it (quote.h); a claim,
+ * [[?...]], is left out.
  * The notebook asks for a GPU, a T4 where the service offers a choice.
  *
  * Code and files reach the notebook in fenced blocks longer than any fence
@@ -26,6 +29,7 @@
 #include "escape.h"
 #include "names.h"
 #include "noweb.h"
+#include "quote.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -66,9 +70,49 @@ static void close_md(void) { printf(":::\n"); }
 /* ------------------------------------------------------------------ */
 /* The prose                                                            */
 
+/* The values quotes are read from (-V), and the quotes that failed. */
+struct quoting {
+    const char *file; /* the chapter, for messages */
+    const struct nw_values *values; /* NULL without -V */
+    int errors;
+};
+
+/* A quote's value, or for a claim nothing, TEXT of [[TEXT]] at line. */
+static void quoted_text(struct quoting *qs, const char *text, long line,
+                        struct nw_buf *out) {
+    struct nw_quote q;
+    char err[1024], value[64];
+    const char *gpu;
+    int status = nw_quote_parse(text, &q, err, sizeof err);
+    if (status == 0 && q.kind == NW_Q_VALUE && qs->values == NULL) {
+        nw_error(qs->file, line, "quote [[%s]]: no values to quote from "
+                                 "(notebook-md -V DIR)", text);
+        ++qs->errors;
+    } else if (status == 0 && q.kind == NW_Q_VALUE) {
+        if (nw_quote_value(&q, qs->values, &gpu, value, sizeof value, NULL,
+                           err, sizeof err) == 0) {
+            nw_buf_puts(out, value);
+        } else {
+            nw_error(qs->file, line, "quote [[%s]]: %s", text, err);
+            ++qs->errors;
+        }
+    } else if (status != 0) {
+        nw_error(qs->file, line, "%s", err);
+        ++qs->errors;
+    } else {
+        /* A claim leaves no blank behind it: "slower [[?...]]." */
+        while (out->n > 0 && (out->s[out->n - 1] == ' ' ||
+                              out->s[out->n - 1] == '\t')) {
+            out->s[--out->n] = '\0';
+        }
+    }
+    nw_quote_free(&q);
+}
+
 /* A documentation chunk as Pandoc Markdown: [[code]] as inline code, a
- * chunk reference as its name in angle brackets. */
-static void docs_text(const struct nw_chunk *c, struct nw_buf *out) {
+ * chunk reference as its name in angle brackets, a quote as its value. */
+static void docs_text(const struct nw_chunk *c, struct nw_buf *out,
+                      struct quoting *qs) {
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
         switch (it->kind) {
@@ -81,6 +125,14 @@ static void docs_text(const struct nw_chunk *c, struct nw_buf *out) {
                 break;
             case NW_QUOTE: {
                 size_t end = nw_quote_end(c, j);
+                char *text = nw_quote_text(c, j, end);
+                if (nw_quote_cite(c, j, end) == 0 && nw_is_quote(text)) {
+                    quoted_text(qs, text, it->line, out);
+                    free(text);
+                    j = end;
+                    break;
+                }
+                free(text);
                 struct nw_buf q = {NULL, 0, 0};
                 nw_buf_puts(&q, "");
                 for (size_t k = j + 1; k < end; ++k) {
@@ -412,8 +464,10 @@ static int read_programs(int argc, char **argv, int i,
 }
 
 /* The notebook's metadata and the chapter's prose and code, a cell per
- * section. */
-static void prose_cells(const struct nw_doc *doc) {
+ * section. Returns the number of quotes that failed. */
+static int prose_cells(const struct nw_doc *doc,
+                       const struct nw_values *values) {
+    struct quoting qs = {doc->file ? doc->file : "-", values, 0};
     printf("---\njupyter:\n"
            "  accelerator: GPU\n"
            "  colab:\n    gpuType: T4\n    provenance: []\n"
@@ -430,13 +484,14 @@ static void prose_cells(const struct nw_doc *doc) {
         } else {
             struct nw_buf text = {NULL, 0, 0};
             nw_buf_puts(&text, "");
-            docs_text(c, &text);
+            docs_text(c, &text, &qs);
             prose_lines(&st, text.s);
             free(text.s);
         }
     }
     flush_cell(&st);
     free(st.cell.s);
+    return qs.errors;
 }
 
 /* Reads the pipeline at path. */
@@ -451,30 +506,45 @@ static int load_pipe(const char *path, struct nw_doc *doc) {
     return status;
 }
 
-int main(int argc, char **argv) {
+/* The options, -t TCHECK.c and -V VALUES, in either order: returns the
+ * index of the first argument past them. */
+static int read_options(int argc, char **argv, const char **tcheck,
+                        const char **values) {
     int i = 1;
-    const char *tcheck = NULL;
-    if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
-        tcheck = argv[i + 1];
+    while (i + 1 < argc &&
+           (strcmp(argv[i], "-t") == 0 || strcmp(argv[i], "-V") == 0)) {
+        *(argv[i][1] == 't' ? tcheck : values) = argv[i + 1];
         i += 2;
     }
+    return i;
+}
+
+int main(int argc, char **argv) {
+    const char *tcheck = NULL, *values_dir = NULL;
+    int i = read_options(argc, argv, &tcheck, &values_dir);
     if (argc - i < 2) {
         fprintf(stderr,
-                "usage: %s [-t TCHECK.c] PIPE SRCDIR [PROG 'COMPILE LINE' "
-                "[EXPECT] [TRANSCRIPT...] --]...\n",
+                "usage: %s [-t TCHECK.c] [-V VALUES] PIPE SRCDIR [PROG "
+                "'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --]...\n",
                 argv[0]);
         return 2;
     }
     const char *pipe = argv[i], *srcdir = argv[i + 1];
     struct program *progs = nw_xcalloc((size_t)argc, sizeof *progs);
     int nprogs = read_programs(argc, argv, i + 2, progs);
+    struct nw_values values;
+    memset(&values, 0, sizeof values);
     struct nw_doc doc;
-    if (nprogs < 0 || load_pipe(pipe, &doc) != 0) {
+    if (nprogs < 0 || (values_dir != NULL &&
+                       nw_values_read_dir(&values, values_dir, NULL, NULL)) ||
+        load_pipe(pipe, &doc) != 0) {
+        nw_values_free(&values);
         free(progs);
         return nprogs < 0 ? 2 : 1;
     }
-    prose_cells(&doc);
-    int status = run_cells(&doc, srcdir, tcheck, progs, nprogs);
+    int status = prose_cells(&doc, values_dir ? &values : NULL) != 0;
+    status = status || run_cells(&doc, srcdir, tcheck, progs, nprogs);
+    nw_values_free(&values);
     nw_free(&doc);
     free(progs);
     return status | nw_flush_stdout(kTool);

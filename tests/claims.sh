@@ -1,0 +1,180 @@
+#!/bin/bash
+# Quotes and claims: values quoted in prose follow the values files, claims
+# are held to them, and every mistake is named at its .nw line. The tools
+# run under AddressSanitizer and UndefinedBehaviorSanitizer on the fixture
+# chapter tests/fixtures/quotes.nw and its values, tests/fixtures/values/;
+# then the book's own claims are checked against build/values.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit
+. tests/lib.sh
+B=${B:-build}
+MARKUP=${NOWEB_LIB:-/usr/lib/noweb}/markup
+export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+san=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
+     -fno-omit-frame-pointer -fno-sanitize-recover=all)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$PWD
+
+for t in chapter-meta chapter-md notebook-md claims; do
+    if ! "${CC:-cc}" "${san[@]}" -Itools/lib -o "$tmp/$t" "tools/book/$t.c" tools/lib/*.c 2>"$tmp/$t.log"; then
+        fail "claims: build $t with ASan and UBSan" "$(head -1 "$tmp/$t.log")"
+        exit 1
+    fi
+done
+
+# check NAME CONDITION...: PASS or FAIL with the first lines of $tmp/out.
+check() {
+    local name=$1
+    shift
+    if "$@"; then pass "$name"; else fail "$name" "$(head -3 "$tmp/out" | tr '\n' ' ')"; fi
+}
+has() { grep -qF -- "$1" "$tmp/out"; }
+
+# The fixture as a chapter of a book in $tmp/book (its messages then name
+# chapters/quotes.nw), with a copy of the values to change.
+mkdir -p "$tmp/book/chapters" "$tmp/book/src"
+cd "$tmp/book" || exit
+cp "$root/tests/fixtures/quotes.nw" chapters/
+cp -R "$root/tests/fixtures/values" values
+: >labels.tsv
+echo 'int main() { return 0; }' >src/quotes.cu
+# weave CHAPTER [VALUES]: the chapter's lines, page and notebook, or the
+# first tool's complaint, into $tmp/out.
+weave() {
+    local v=${2:-values}
+    "$MARKUP" "chapters/$1.nw" >"$1.pipe" &&
+        "$tmp/chapter-meta" <"$1.pipe" >"$1.lines" 2>"$tmp/out" &&
+        cut -f1,2 "$1.lines" >"$1.tsv" &&
+        "$tmp/chapter-md" -V "$v" refs chunks labels.tsv "$1.tsv" <"$1.pipe" >"$1.md" 2>"$tmp/out" &&
+        "$tmp/notebook-md" -V "$v" "$1.pipe" src >"$1.nb.md" 2>"$tmp/out"
+}
+
+weave quotes
+cp quotes.lines "$tmp/out"
+check "claims: chapter-meta writes each quote and claim, with its line, into .lines" \
+    diff - quotes.lines <<'EOF'
+title	Quotes and claims
+root	quotes.cu	12
+quote	=alpha-gpu: quotes.copy_ms|%.2f	5
+quote	=alpha-gpu: quotes.scan_ms / quotes.copy_ms|%.1f	6
+claim	?quotes.scan_ms > quotes.copy_ms	7
+quote	=quotes.blocks|%d	8
+quote	=alpha-gpu: -(quotes.copy_ms - quotes.scan_ms)	9
+quote	=beta-gpu: quotes.share|%.1f%	9
+claim	?beta-gpu: quotes.share >= 0.98	10
+EOF
+cp quotes.md "$tmp/out"
+check "claims: a quoted value is a span whose title names its program, GPU and source" \
+    has '<span class="quoted" title="quotes.copy_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:12">2.50</span> ms'
+check "claims: a derived quantity is computed, and names each of its values" \
+    has '<span class="quoted" title="quotes.scan_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:13; quotes.copy_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:12">2.1</span> times'
+check "claims: negation and parentheses, %g by default" has '>2.75</span> ms more'
+check "claims: %d rounds; the only GPU with every value is the one quoted" \
+    has '<span class="quoted" title="quotes.blocks on alpha-gpu: evidence/quotes/alpha-gpu.txt:15">128</span> blocks'
+check "claims: %.1f% is a percentage" has '>98.5%</span> of the'
+check "claims: a claim is a check mark whose title is the claim" \
+    has '<span class="claim" title="checked by make check: quotes.share &gt;= 0.98">✓</span>.'
+cp quotes.nb.md "$tmp/out"
+check "claims: the notebook has each value as plain text and no claim" \
+    eval 'has "took
+2.50 ms and" && has "copy'"'"'s bandwidth." && ! has span && ! has "[[?"'
+
+# A changed values file changes the quote; a perturbed one breaks a claim.
+sed -i 's/^copy_ms\t2.5\t/copy_ms\t2.625\t/' values/quotes/alpha-gpu.tsv
+weave quotes
+cp quotes.md "$tmp/out"
+check "claims: a quoted value follows a changed values file" \
+    eval 'has ">2.62</span> ms and" && has ">2.0</span> times"'
+cp -R "$root/tests/fixtures/values" good
+"$tmp/claims" check good quotes.lines >"$tmp/out" 2>&1
+rc=$?
+check "claims: claims check passes every claim on every GPU it applies to" \
+    eval '[ $rc -eq 0 ] && diff - "$tmp/out" <<EOF
+PASS claim chapters/quotes.nw:7 on alpha-gpu: quotes.scan_ms > quotes.copy_ms
+PASS claim chapters/quotes.nw:7 on beta-gpu: quotes.scan_ms > quotes.copy_ms
+PASS claim chapters/quotes.nw:10 on beta-gpu: quotes.share >= 0.98
+EOF'
+sed 's/^share\t0.985\t/share\t0.97\t/' good/quotes/beta-gpu.tsv >pending.tsv
+cp -R good bad
+cp pending.tsv bad/quotes/beta-gpu.tsv
+"$tmp/claims" check bad quotes.lines >"$tmp/out" 2>&1
+rc=$?
+check "claims: a claim contradicted by a perturbed values file fails at its .nw line" \
+    eval '[ $rc -eq 1 ] && has "FAIL claim chapters/quotes.nw:10 on beta-gpu: quotes.share >= 0.98 (0.97 >= 0.98 is false)" &&
+          has "PASS claim chapters/quotes.nw:7 on beta-gpu"'
+"$tmp/claims" check --replace quotes beta-gpu pending.tsv good quotes.lines >"$tmp/out" 2>&1
+rc=$?
+"$tmp/claims" check --replace quotes beta-gpu good/quotes/beta-gpu.tsv bad quotes.lines >"$tmp/out2" 2>&1
+rc2=$?
+check "claims: --replace holds pending values to the claims in place of the recorded ones" \
+    eval '[ $rc -eq 1 ] && has "FAIL claim chapters/quotes.nw:10 on beta-gpu" && [ $rc2 -eq 0 ]'
+"$tmp/claims" check --replace quotes gamma-gpu pending.tsv good quotes.lines >"$tmp/out" 2>&1
+check "claims: --replace of a GPU not yet recorded adds it" \
+    eval 'has "PASS claim chapters/quotes.nw:7 on gamma-gpu"'
+
+# Mistakes, each at its .nw line: an unknown name, GPUs, a bad value.
+# quote_error NAME TEXT WANT: a chapter quoting TEXT on line 3 fails to weave
+# with WANT.
+quote_error() {
+    printf '# Broken\n\nSee %s here.\n\n<<quotes.cu>>=\n@\n' "$2" >chapters/broken.nw
+    if weave broken; then
+        fail "claims: $1" "woven"
+    elif [ "$(cat "$tmp/out")" != "$3" ]; then
+        fail "claims: $1" "said '$(head -3 "$tmp/out" | tr '\n' ' ')', want '$3'"
+    else
+        pass "claims: $1"
+    fi
+}
+quote_error "an unknown name fails at the .nw line" '[[=quotes.nope]]' \
+    'chapters/broken.nw:3: quote [[=quotes.nope]]: unknown value quotes.nope: no values file of quotes holds it'
+quote_error "a quote of values on two GPUs must name one" '[[=quotes.copy_ms|%.1f]]' \
+    'chapters/broken.nw:3: quote [[=quotes.copy_ms|%.1f]]: its values are recorded on 2 GPUs; name one, as in [[=alpha-gpu: quotes.copy_ms]]'
+quote_error "a quote of a GPU with no values fails" '[[=gamma-gpu: quotes.copy_ms]]' \
+    'chapters/broken.nw:3: quote [[=gamma-gpu: quotes.copy_ms]]: no values are recorded for GPU gamma-gpu'
+quote_error "a quote of a GPU lacking one of its values fails" '[[=beta-gpu: quotes.blocks]]' \
+    'chapters/broken.nw:3: quote [[=beta-gpu: quotes.blocks]]: quotes.blocks is not recorded on beta-gpu'
+quote_error "a claim whose values no GPU has fails" '[[?quotes.blocks > quotes.missing]]' \
+    'chapters/broken.nw:3: claim [[?quotes.blocks > quotes.missing]]: unknown value quotes.missing: no values file of quotes holds it'
+quote_error "a malformed quote fails at the .nw line" '[[=quotes.copy_ms +]]' \
+    "chapters/broken.nw:3: malformed quote [[=quotes.copy_ms +]]: want a name PROG.IDENT, a number or '(' at the end of 'quotes.copy_ms +'"
+quote_error "a division by zero is an error" '[[=alpha-gpu: quotes.copy_ms / (quotes.scan_ms - 5.25)]]' \
+    'chapters/broken.nw:3: quote [[=alpha-gpu: quotes.copy_ms / (quotes.scan_ms - 5.25)]]: a division by zero on alpha-gpu'
+
+printf 'quote\t=quotes.nope\t3\nclaim\t?beta-gpu: quotes.blocks > 1\t4\nclaim\t?quotes.copy_ms / (quotes.copy_ms - quotes.copy_ms) > 1\t5\nclaim\t?quotes.copy_ms <> 1\t6\n' >broken.lines
+"$tmp/claims" check good broken.lines >"$tmp/out" 2>&1
+rc=$?
+check "claims: claims check fails an unknown name, a missing value, a division by zero and a malformed claim, each at its line" \
+    eval '[ $rc -eq 1 ] && diff - "$tmp/out" <<EOF
+FAIL quote chapters/broken.nw:3: [[=quotes.nope]] (unknown value quotes.nope: no values file of quotes holds it)
+FAIL claim chapters/broken.nw:4: quotes.blocks > 1 (quotes.blocks is not recorded on beta-gpu)
+FAIL claim chapters/broken.nw:5 on alpha-gpu: quotes.copy_ms / (quotes.copy_ms - quotes.copy_ms) > 1 (a division by zero on alpha-gpu)
+FAIL claim chapters/broken.nw:5 on beta-gpu: quotes.copy_ms / (quotes.copy_ms - quotes.copy_ms) > 1 (a division by zero on beta-gpu)
+FAIL claim chapters/broken.nw:6: malformed claim [[?quotes.copy_ms <> 1]]: want a name PROG.IDENT, a number or '"'"'('"'"' at '"'"'> 1'"'"'
+EOF'
+printf 'copy_ms\tnan\tevidence/quotes/alpha-gpu.txt:12\n' >bad/quotes/alpha-gpu.tsv
+"$tmp/claims" check bad quotes.lines >"$tmp/out" 2>&1
+rc=$?
+check "claims: a value that is not a finite number is an error naming its source" \
+    eval '[ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "evidence/quotes/alpha-gpu.txt:12: quotes.copy_ms is '"'"'nan'"'"', not a finite number (bad/quotes/alpha-gpu.tsv:1)" ]'
+printf 'copy_ms 2.5\n' >bad/quotes/alpha-gpu.tsv
+"$tmp/claims" check bad quotes.lines >"$tmp/out" 2>&1
+check "claims: a malformed values line is named at its line" \
+    eval '[ "$(cat "$tmp/out")" = "bad/quotes/alpha-gpu.tsv:1: want NAME<TAB>VALUE<TAB>SOURCE, NAME being [a-z][a-z0-9_]*" ]'
+cd "$root" || exit
+
+# The book's own claims, on the values recorded for it.
+if ls "$B"/meta/*.lines >/dev/null 2>&1; then
+    "$tmp/claims" check "$B/values" "$B"/meta/*.lines >"$tmp/out" 2>&1
+    rc=$?
+    cat "$tmp/out"
+    if [ "$rc" -eq 0 ]; then
+        pass "claims: every claim of the book holds on $B/values ($(grep -c '^PASS' "$tmp/out") checks)"
+    else
+        fail "claims: every claim of the book holds on $B/values" "$(grep -vc '^PASS' "$tmp/out") failing"
+    fi
+else
+    skip "claims: every claim of the book holds" "the book is not built"
+fi
+exit $failed

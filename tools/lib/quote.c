@@ -352,8 +352,9 @@ static int parse_factor(struct parser *p) {
         s = skip_blanks(p->at);
         if (n >= 0 && *s != ')') {
             n = fail_at(p, "want ')'");
+        } else if (n >= 0) {
+            p->at = s + 1;
         }
-        p->at = s + 1;
     } else if (*s == '-') {
         p->at = s + 1;
         n = parse_factor(p);

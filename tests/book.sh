@@ -205,6 +205,23 @@ else
     fail "a retired label resolves to a note linking its replacement" "$(head -2 "$tmp/out" | tr '\n' ' ')"
 fi
 
+# A chapter that quotes recorded values: its page follows the values files
+# through make, and carries the classes of quotes and claims (the contract
+# below wants them on a page).
+cp tests/fixtures/quotes.nw "$tmp/book/chapters/"
+mkdir -p "$tmp/book/build/values"
+cp -R tests/fixtures/values/. "$tmp/book/build/values/"
+quoted() { # VALUE: is it quoted on the page?
+    tr '\n' ' ' <"$tmp/book/build/html/quotes.html" | grep -q "<span class=\"quoted\" [^>]*>$1</span>"
+}
+if make -s -C "$tmp/book" CHAPTERS="escape one quotes" html >"$tmp/out" 2>&1 && quoted 2.50 &&
+   sed -i 's/^copy_ms\t2.5\t/copy_ms\t2.625\t/' "$tmp/book/build/values/quotes/alpha-gpu.tsv" &&
+   make -s -C "$tmp/book" CHAPTERS="escape one quotes" html >>"$tmp/out" 2>&1 && quoted 2.62; then
+    pass "a quoted value on a page follows its values file through make"
+else
+    fail "a quoted value on a page follows its values file through make" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+
 # The class contract, styles/classes.tsv, against what writes and reads the
 # classes: prints one "WHERE<TAB>CLASS<TAB>ELEMENT" line for each class
 # used (ELEMENT empty where the use names none), from the PAGEs given,
@@ -298,7 +315,7 @@ check_contract() { # CONTRACT USES
     }' "$1" "$2"
 }
 
-# The book's pages, and the scratch book's with a retired label.
+# The book's pages, and the scratch book's with a retired label and quotes.
 contract=styles/classes.tsv
 class_uses "$B"/html/*.html "$tmp"/book/build/html/*.html >"$tmp/uses"
 while IFS=$'\t' read -r name why; do

@@ -144,8 +144,10 @@ endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
 PROGRAMS := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
 
-# The values the prose quotes: the named holes of every transcript of a
-# program (evidence/PROG/GPU.txt), as tcheck quotes reads them.
+# The values the prose quotes, [[=spmv.warp_ms]], and that its claims are
+# held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
+# named holes of every transcript of a program (evidence/PROG/GPU.txt), as
+# tcheck quotes reads them.
 VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
             $(foreach p,$(PROGRAMS),$(wildcard evidence/$(p)/*.txt)))
 
@@ -266,10 +268,6 @@ $(B)/bin/%: $(B)/src/%.cu | $(B)/bin $(B)/deps
 -include $(PROGRAMS:%=$(B)/deps/%.d)
 
 # --- Weave -----------------------------------------------------------------
-
-# The values that prose quotes, [[=spmv.warp_ms]], and that its claims are
-# held to: build/values/PROG/GPU.tsv (tools/lib/quote.h says how they read).
-VALUES = $(wildcard $(B)/values/*/*.tsv)
 
 # Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
 # book (META) and keeps anchors for labels the registry marks retired.

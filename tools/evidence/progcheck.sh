@@ -554,6 +554,7 @@ lint_orphans() {
             *.expect.pending) lo_prog=${lo_name%.expect.pending} ;;
             *.expect) lo_prog=${lo_name%.expect} ;;
             *.chart) lo_prog=${lo_name%.chart} ;; # what the page draws (evchart)
+            *.ncu) lo_prog=${lo_name%.ncu} ;; # what make profile counts (ncu-run.sh)
             *)
                 if [ ! -d "$lo_f" ]; then
                     fail "$lo_name" "$lo_f is not evidence (PROG.expect, PROG.chart or PROG/)"

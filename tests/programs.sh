@@ -53,10 +53,15 @@ tar -C "$tmp" -xzf "$B/dist/book-gpu.tar.gz"
 bundle=$tmp/book-gpu
 missing=
 for p in "${programs[@]}"; do
-    [ -f "$bundle/src/$p.cu" ] || missing="$missing src/$p.cu"
+    # A profile's program is its spec, run by ncu-run.sh.
+    if [[ " ${PROFILES:-} " == *" $p "* ]]; then
+        [ -f "$bundle/evidence/${p%-ncu}.ncu" ] || missing="$missing evidence/${p%-ncu}.ncu"
+    else
+        [ -f "$bundle/src/$p.cu" ] || missing="$missing src/$p.cu"
+    fi
     [ -f "$bundle/evidence/$p.expect" ] || missing="$missing evidence/$p.expect"
 done
-for f in Makefile compile.mk programs.mk tools/tcheck.c tools/progcheck.sh; do
+for f in Makefile compile.mk programs.mk tools/tcheck.c tools/progcheck.sh tools/ncu-run.sh; do
     [ -f "$bundle/$f" ] || missing="$missing $f"
 done
 if [ -n "$missing" ]; then

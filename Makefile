@@ -141,7 +141,7 @@ COMPILED := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
 PROFILES := $(filter $(COMPILED:%=%-ncu),$(patsubst evidence/%.ncu,%-ncu,$(wildcard evidence/*.ncu)))
 # The programs whose output evidence/ holds: record, accept, compare and
 # make check take these.
-PROGRAMS := $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence/$(p)/),$(p)))
+PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence/$(p)/),$(p))))
 
 # A chart for every transcript of a program that says what to draw
 # (evidence/PROG.chart); a program with no transcript yet has none.

@@ -142,7 +142,20 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 include $(B)/book.mk
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
-PROGRAMS := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
+# The programs the chapters compile.
+COMPILED := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
+# Profiles: evidence/PROG.ncu names kernels of PROG and the counters Nsight
+# Compute is to read of them (tools/evidence/ncu-run.sh documents it);
+# $(B)/bin/PROG-ncu runs it, and to the evidence it is one more program,
+# PROG-ncu, with an expectation and transcripts. One joins the checked
+# programs once make profile has made evidence/PROG-ncu/, so that a spec
+# with nothing recorded yet fails no lint.
+# (A spec for a program no chapter builds is left out here, and the
+# evidence lint names it.)
+PROFILES := $(filter $(COMPILED:%=%-ncu),$(patsubst evidence/%.ncu,%-ncu,$(wildcard evidence/*.ncu)))
+# The programs whose output evidence/ holds: record, accept, compare and
+# make check take these.
+PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence/$(p)/),$(p))))
 
 # The values the prose quotes, [[=spmv.warp_ms]], and that its claims are
 # held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
@@ -164,7 +177,7 @@ chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
 all: tangle html $(if $(HAVE_NVCC),programs,no-nvcc)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
-programs: $(PROGRAMS:%=$(B)/bin/%)
+programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
@@ -265,7 +278,22 @@ $(B)/bin/%: $(B)/src/%.cu | $(B)/bin $(B)/deps
 	  > $(B)/deps/$*.d; \
 	mv -f $@.tmp $@
 
--include $(PROGRAMS:%=$(B)/deps/%.d)
+-include $(COMPILED:%=$(B)/deps/%.d)
+
+# A profile's program: a script that runs tools/evidence/ncu-run.sh over
+# the spec and the compiled program, both read when it runs. Its paths are
+# relative to the script, so that the tree may move.
+empty :=
+space := $(empty) $(empty)
+ROOT_FROM_BIN := $(strip $(if $(or $(filter /%,$(B)),$(findstring ..,$(B))),$(CURDIR),\
+  $(subst $(space),/,$(patsubst %,..,$(filter-out .,$(subst /, ,$(B)/bin))))))
+$(B)/bin/%-ncu: evidence/%.ncu | $(B)/bin
+	$(call say,SCRIPT,$@)
+	$(Q)$(TRAP)printf '%s\n' '#!/bin/sh' \
+	  '# $*-ncu: the counters evidence/$*.ncu names, of $*; written by make.' \
+	  'd=$$(dirname "$$0")' \
+	  'exec sh "$$d/$(ROOT_FROM_BIN)/tools/evidence/ncu-run.sh" "$$d/$(ROOT_FROM_BIN)/evidence/$*.ncu" "$$d/$*"' \
+	  > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 
 # --- Weave -----------------------------------------------------------------
 
@@ -407,8 +435,10 @@ OUTPUT ?=
 SELECTED = $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))
 # Each program's compile line, as the transcript header records it.
 env-name = $(subst -,_,$(subst .,_,$(1)))
+# A profile's is its program's: the code that ncu measured.
 PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence NVCC='$(NVCC)' \
-  $(foreach p,$(PROGRAMS),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))') \
+  $(foreach p,$(COMPILED),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))') \
+  $(foreach p,$(PROFILES),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p:%-ncu=%))') \
   sh tools/evidence/progcheck.sh
 
 $(TCHECK): tools/evidence/tcheck.c | $(B)/tools
@@ -418,13 +448,17 @@ $(GPUINFO): tools/evidence/gpuinfo.c | $(B)/tools
 	$(call say,NVCC,$@)
 	$(Q)$(TRAP)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
 
-.PHONY: record accept compare verify sanitize dist FORCE
+.PHONY: record profile accept compare verify sanitize dist FORCE
 FORCE:
 # Run every program (or PROG=...) on this machine's GPU and write pending
 # transcripts and expectations beside the evidence; `make accept` moves
 # them into place. Nothing in evidence/ is overwritten by a run.
 record: programs $(TCHECK) $(GPUINFO)
 	@$(PROGCHECK) --count record $(SELECTED)
+# The same for the profiles (or PROG=x-ncu): each program run under Nsight
+# Compute, as its evidence/PROG.ncu says; then make accept.
+profile: programs $(TCHECK) $(GPUINFO)
+	@$(PROGCHECK) --count record $(if $(strip $(PROG)),$(PROG),$(PROFILES))
 accept: $(TCHECK)
 	@$(PROGCHECK) --count accept $(SELECTED)
 # Measured values against the transcript of this GPU model; never fails.
@@ -437,7 +471,7 @@ verify: $(TCHECK)
 	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
 # Every program's --quick sizes under compute-sanitizer's four tools.
 sanitize: programs $(TCHECK)
-	@tools/evidence/sanitize.sh $(B)/bin $(SELECTED)
+	@tools/evidence/sanitize.sh $(B)/bin $(filter-out $(PROFILES),$(SELECTED))
 
 # --- The GPU bundle ---------------------------------------------------------
 # For a machine with a GPU and nvcc but no noweb or pandoc (a notebook T4,
@@ -445,12 +479,13 @@ sanitize: programs $(TCHECK)
 # plain Makefile. Unpack it and run make check, make record, make sanitize.
 
 DIST := $(B)/dist/book-gpu
-BUNDLED_TOOLS := tools/evidence/tcheck.c tools/evidence/gpuinfo.c tools/evidence/progcheck.sh tools/evidence/sanitize.sh
+BUNDLED_TOOLS := tools/evidence/tcheck.c tools/evidence/gpuinfo.c tools/evidence/progcheck.sh \
+                 tools/evidence/sanitize.sh tools/evidence/ncu-run.sh
 # Always written anew: the bundle names the book's commit, which a record
 # there stamps into every transcript, and that changes with no file here.
 dist: $(DIST).tar.gz
 $(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/evidence/bundle.mk tools/compile.mk \
-                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*/*.txt) FORCE
+                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*.ncu evidence/*/*.txt) FORCE
 	$(call say,DIST,$@)
 	$(Q)$(TRAP)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
 	cp $(addprefix $(B)/src/,$(ROOTS)) $(DIST)/src/ && \
@@ -458,6 +493,7 @@ $(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/evidence/bundle.mk tools/c
 	cp tools/evidence/bundle.mk $(DIST)/Makefile && cp tools/compile.mk $(DIST)/ && \
 	cp -R evidence $(DIST)/ && \
 	{ echo 'PROGRAMS := $(PROGRAMS)'; \
+	  echo 'PROFILES := $(PROFILES)'; \
 	  echo "COMMIT := $$(EVIDENCE=evidence sh tools/evidence/progcheck.sh commit)"; \
 	} > $(DIST)/programs.mk && \
 	tar -C $(B)/dist -czf $@.tmp book-gpu && mv -f $@.tmp $@
@@ -465,7 +501,7 @@ $(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/evidence/bundle.mk tools/c
 # --- Check -----------------------------------------------------------------
 
 check: all $(TCHECK) $(if $(HAVE_NVCC),$(GPUINFO))
-	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' CHAPTERS='$(CHAPTERS)' \
+	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' CHAPTERS='$(CHAPTERS)' \
 	  tests/check.sh
 
 clean:

@@ -9,7 +9,7 @@ export B=${B:-build}
 export LANG=C LC_ALL=C
 
 groups=(tests/tools.sh tests/tcheck/run.sh tests/book.sh tests/claims.sh tests/build.sh tests/programs.sh
-        tests/notebooks/run.sh tests/browser/run.sh)
+        tests/profile/run.sh tests/notebooks/run.sh tests/browser/run.sh)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

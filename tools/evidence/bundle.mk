@@ -13,11 +13,15 @@
 #   make verify PROG=x OUTPUT=f   check an output saved elsewhere (no GPU needed)
 #   make lint                     check the evidence itself (no GPU needed)
 #   make sanitize                 every program under compute-sanitizer
+#   make profile                  run each profile (evidence/PROG.ncu) under
+#                                 Nsight Compute, write pending evidence
 #   PROG='x y'                    any of them for some programs only
 #   ARCH=sm_90                    compile for another GPU (default sm_75)
 
 # PROGRAMS := the program names; COMMIT := the book's commit.
 include programs.mk
+# A profile recorded here joins the programs, as in the book.
+PROGRAMS := $(PROGRAMS) $(filter-out $(PROGRAMS),$(foreach p,$(PROFILES),$(if $(wildcard evidence/$(p)/),$(p))))
 # compile-cmd and compile-line: how a program is compiled, the one definition.
 include compile.mk
 
@@ -29,15 +33,17 @@ HAVE_NVCC := $(shell command -v $(NVCC) 2>/dev/null)
 
 # The compile line each transcript records, as the book prints it.
 env-name = $(subst -,_,$(subst .,_,$(1)))
-COMPILE_ENV = $(foreach p,$(SELECTED),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))')
+# A profile records the compile line of the program it profiles.
+compiled = $(if $(filter $(1),$(PROFILES)),$(1:%-ncu=%),$(1))
+COMPILE_ENV = $(foreach p,$(sort $(SELECTED) $(PROFILES)),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(call compiled,$(p)))')
 
 PROGCHECK = TOOLS=tools BIN=bin EVIDENCE=evidence NVCC='$(NVCC)' COMMIT='$(COMMIT)' \
 	sh tools/progcheck.sh --count
 
-.PHONY: all check record accept compare verify lint sanitize clean
+.PHONY: all check record profile accept compare verify lint sanitize clean
 
 ifneq ($(HAVE_NVCC),)
-all: tools/tcheck tools/gpuinfo $(addprefix bin/,$(PROGRAMS))
+all: tools/tcheck tools/gpuinfo $(addprefix bin/,$(sort $(PROGRAMS) $(PROFILES)))
 else
 all: tools/tcheck
 	@echo "nvcc not found ($(NVCC)): programs not built; make check reports them skipped"
@@ -52,6 +58,16 @@ tools/gpuinfo: tools/gpuinfo.c
 bin/%: src/%.cu compile.mk
 	@mkdir -p bin
 	$(call compile-cmd,$*,$@,$<)
+
+# A profile's program: tools/ncu-run.sh over its spec and bin/PROG.
+bin/%-ncu: evidence/%.ncu
+	@mkdir -p bin
+	@printf '%s\n' '#!/bin/sh' 'd=$$(dirname "$$0")' \
+	  'exec sh "$$d/../tools/ncu-run.sh" "$$d/../evidence/$*.ncu" "$$d/$*"' >$@.tmp && \
+	  chmod +x $@.tmp && mv -f $@.tmp $@
+
+profile: all
+	@$(COMPILE_ENV) $(PROGCHECK) record $(if $(strip $(PROG)),$(PROG),$(PROFILES))
 
 check: all
 	@$(PROGCHECK) check $(SELECTED)
@@ -73,7 +89,7 @@ verify: tools/tcheck
 # Every program's --quick sizes under compute-sanitizer's memcheck,
 # racecheck, synccheck and initcheck, one line per program and tool.
 sanitize: all
-	@sh tools/sanitize.sh bin $(SELECTED)
+	@sh tools/sanitize.sh bin $(filter-out $(PROFILES),$(SELECTED))
 
 lint: tools/tcheck
 	@$(PROGCHECK) lint $(PROGRAMS)

@@ -2479,7 +2479,7 @@ static void lint_program(const char *ev, const char *prog, struct tally *t) {
  * evidence, after saying so. */
 static char *evidence_of(const char *ev, const char *name, struct tally *t) {
     static const char *const kSuffixes[] = {".expect.pending", ".expect",
-                                            ".chart"};
+                                            ".chart", ".ncu"};
     char *path = path_of(ev, name, "");
     struct report r = {name, stdout};
     for (size_t i = 0; i < sizeof kSuffixes / sizeof kSuffixes[0]; i++) {
@@ -2495,8 +2495,8 @@ static char *evidence_of(const char *ev, const char *name, struct tally *t) {
         buf_puts(&why, path);
         buf_puts(&why, starts_with(name, ".tmp-")
                            ? ": left by an interrupted record; remove it"
-                           : " is not evidence (PROG.expect, PROG.chart or "
-                             "PROG/)");
+                           : " is not evidence (PROG.expect, PROG.chart, "
+                             "PROG.ncu or PROG/)");
         report_verdict(&r, "FAIL", why.p);
         t->failed++;
         free(why.p);

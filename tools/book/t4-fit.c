@@ -2,7 +2,7 @@
  * program's sm_75 code alone, with no GPU.
  *
  * Usage: t4-fit values PROG PTXAS PTX   > build/values/PROG/tesla-t4.tsv
- *        t4-fit table PROG PTXAS PTX [PROG PTXAS PTX ...] > build/md/NAME.fit.md
+ *        t4-fit table [PROG PTXAS PTX ...] > build/md/NAME.fit.md
  *        t4-fit check PROG PTXAS PTX
  *
  * PTXAS is what `nvcc -arch=sm_75 --resource-usage -cubin -o /dev/null`
@@ -18,7 +18,7 @@
  *   kernel with no bound has only its regs and smem), SOURCE the kernel's
  *   line in PTXAS.
  * table: the section of the chapter's page that shows them, a table per
- *   program.
+ *   program (none for none).
  * check: nothing, and exit status 0, where every kernel runs at least one
  *   block on a T4 (a kernel with no bound, one warp); else a line per
  *   kernel that cannot, at its line in PTXAS, saying why; exit status 1.
@@ -495,8 +495,12 @@ static char *kernel_id(const char *name) {
     return b.s;
 }
 
+/* By ID; kernels of one ID, an error, by mangled name, so that the error
+ * names them in one order. */
 static int by_id(const void *a, const void *b) {
-    return strcmp(((const struct kernel *)a)->id, ((const struct kernel *)b)->id);
+    const struct kernel *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c != 0 ? c : strcmp(x->mangled, y->mangled);
 }
 
 /* Every kernel's ID, the kernels in their order; two alike are an error. */
@@ -598,9 +602,12 @@ static void put_table(const struct program *p) {
         printf("This program has no kernels.\n\n");
         return;
     }
+    /* The dashes give pandoc the columns' widths, in percent: the table's
+     * lines are longer than its 72 columns. */
     printf("| kernel | threads | registers | shared memory | blocks per SM "
            "| limited by | occupancy |\n"
-           "| --- | ---: | ---: | ---: | ---: | --- | ---: |\n");
+           "| ------------------------------------ | -------: | -------: "
+           "| ----------: | --------: | ----------------- | ----------: |\n");
     for (size_t i = 0; i < p->n; ++i) {
         put_row(&p->k[i]);
     }
@@ -673,17 +680,20 @@ static int check(const struct program *p) {
 
 static int usage(const char *tool) {
     fprintf(stderr, "usage: %s values|check PROG PTXAS PTX\n"
-                    "       %s table PROG PTXAS PTX [PROG PTXAS PTX ...]\n",
+                    "       %s table [PROG PTXAS PTX ...]\n",
             tool, tool);
     return 2;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 5 || (argc - 2) % 3 != 0) {
+    if (argc < 2 || (argc - 2) % 3 != 0) {
         return usage(argv[0]);
     }
     const char *mode = argv[1];
     int table = strcmp(mode, "table") == 0;
+    if (table && argc == 2) {
+        return 0; /* a chapter with no programs: no section */
+    }
     if (!table && (argc != 5 || (strcmp(mode, "values") != 0 &&
                                  strcmp(mode, "check") != 0))) {
         return usage(argv[0]);

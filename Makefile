@@ -13,6 +13,9 @@
 #   build/src/*, build/meta/*.lines --snippets table--> build/snippets.tsv
 # Compile
 #   build/lsrc/PROG.cu --nvcc (tools/compile.mk)--> build/bin/PROG
+#   build/lsrc/PROG.cu --nvcc -arch=sm_75--> build/fit/PROG.ptxas, PROG.ptx
+#     --t4-fit--> build/values/PROG/tesla-t4.tsv, build/md/NAME.fit.md
+#                                                  (the T4 fit of each kernel)
 # Weave
 #   build/meta/NAME.nwpipe --chapter-md--> build/md/NAME.md, NAME.refs,
 #                                          NAME.chunks      (the chunk model)
@@ -48,7 +51,8 @@ SHELL := tools/build-lock
 # Markdown), not deleted as intermediate; a stamp that goes missing is remade.
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
            $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/charts/%.gp $(B)/charts/%.md \
-           $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe
+           $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
+           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .SECONDEXPANSION:
@@ -162,7 +166,8 @@ PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence
 # named holes of every transcript of a program (evidence/PROG/GPU.txt), as
 # tcheck quotes reads them.
 VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
-            $(foreach p,$(PROGRAMS),$(wildcard evidence/$(p)/*.txt)))
+            $(foreach p,$(PROGRAMS),$(wildcard evidence/$(p)/*.txt))) \
+          $(if $(HAVE_NVCC),$(COMPILED:%=$(B)/values/%/tesla-t4.tsv))
 
 # A chart for every transcript of a program that says what to draw
 # (evidence/PROG.chart); a program with no transcript yet has none.
@@ -173,11 +178,12 @@ CHARTS := $(patsubst evidence/%.txt,$(B)/html/charts/%.svg,\
 chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
              $(foreach p,$(1),$(call charted,$(p))))
 
-.PHONY: all tangle programs html notebooks check clean no-nvcc cite
-all: tangle html $(if $(HAVE_NVCC),programs,no-nvcc)
+.PHONY: all tangle programs fit html notebooks check clean no-nvcc no-fit cite
+all: tangle html $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%)
+fit: $(COMPILED:%=$(B)/values/%/tesla-t4.tsv) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
@@ -186,6 +192,8 @@ notebooks: $(NOTEBOOKS)
 
 no-nvcc:
 	@echo "make: $(NVCC) not found: tangled and woven, compiling skipped (install the CUDA Toolkit or set NVCC=)"
+no-fit:
+	@echo "make: $(NVCC) not found: the T4 fit of each kernel skipped (it reads ptxas's report of the sm_75 code)"
 
 # --- Our tools -------------------------------------------------------------
 
@@ -295,6 +303,39 @@ $(B)/bin/%-ncu: evidence/%.ncu | $(B)/bin
 	  'exec sh "$$d/$(ROOT_FROM_BIN)/tools/evidence/ncu-run.sh" "$$d/$(ROOT_FROM_BIN)/evidence/$*.ncu" "$$d/$*"' \
 	  > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 
+# --- The T4 fit --------------------------------------------------------------
+# How each kernel fits a Tesla T4, from its sm_75 code and no GPU: a compile
+# that writes no binary reports each kernel's registers and static shared
+# memory (ptxas, --resource-usage), and one to PTX gives the block size its
+# __launch_bounds__ promise (.maxntid). Each follows the program's own
+# compile, and so its headers; the timings ptxas prints are left out, so that
+# the report changes only when the code does. t4-fit turns the two into the
+# program's values (build/values/PROG/tesla-t4.tsv, for quotes) and the
+# table on the chapter's page; tests/fit.sh fails where a kernel cannot run
+# one block on a T4.
+
+FIT_FLAGS = $(filter-out -arch=%,$(NVCCFLAGS)) -arch=sm_75
+$(B)/fit/%.ptxas: $(B)/bin/% | $(B)/fit
+	$(call say,PTXAS,$*)
+	$(Q)trap 'rm -f $@.tmp $@.log' EXIT; \
+	$(NVCC) $(FIT_FLAGS) --resource-usage -cubin -o /dev/null $(B)/lsrc/$*.cu 2> $@.log || \
+	  { cat $@.log >&2; exit 1; }; \
+	sed '/Compile time = /d' $@.log > $@.tmp && mv -f $@.tmp $@
+$(B)/fit/%.ptx: $(B)/bin/% | $(B)/fit
+	$(Q)$(TRAP)$(NVCC) $(FIT_FLAGS) -ptx -o $@.tmp $(B)/lsrc/$*.cu && mv -f $@.tmp $@
+
+$(B)/values/%/tesla-t4.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
+	$(call say,FIT,$*)
+	$(Q)$(TRAP)mkdir -p $(@D) && \
+	$(t4-fit) values $* $(B)/fit/$*.ptxas $(B)/fit/$*.ptx > $@.tmp && mv -f $@.tmp $@
+
+# A chapter's fit, every program of it in one section; the page shows it
+# after the runs.
+$(B)/md/%.fit.md: $$(foreach p,$$(PROGS.$$*),$(B)/fit/$$(p).ptxas $(B)/fit/$$(p).ptx) \
+                  $(t4-fit) | $(B)/md
+	$(Q)$(TRAP)$(t4-fit) table $(foreach p,$(PROGS.$*),$(p) $(B)/fit/$(p).ptxas $(B)/fit/$(p).ptx) \
+	  > $@.tmp && mv -f $@.tmp $@
+
 # --- Weave -----------------------------------------------------------------
 
 # Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
@@ -337,14 +378,16 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
   --highlight-style pygments --shift-heading-level-by=-1
 
-# nwperma gives every heading a permalink.
-$(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \
+# heading-links gives every heading a permalink. Without nvcc there is no
+# T4 fit to show.
+FIT_MD = $(if $(HAVE_NVCC),$(B)/md/$(1).fit.md)
+$(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
                   $(B)/md/%.refs $(B)/md/%.chunks $(chunk-links) $(heading-links) styles/page.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
-	  $(B)/md/$*.md $(B)/md/$*.run.md \
+	  $(B)/md/$*.md $(B)/md/$*.run.md $(call FIT_MD,$*) \
 	  | $(chunk-links) $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) > $@.tmp && mv -f $@.tmp $@
 
 # The front page: the book's front matter, then its chapters.
@@ -508,5 +551,5 @@ clean:
 	rm -rf $(B)
 
 $(B)/tools $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
-$(B)/html $(B)/html/src $(B)/deps $(B)/notebooks $(B)/html/notebooks:
+$(B)/html $(B)/html/src $(B)/deps $(B)/fit $(B)/notebooks $(B)/html/notebooks:
 	$(Q)mkdir -p $@

@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.." || exit
 export B=${B:-build}
 export LANG=C LC_ALL=C
 
-groups=(tests/tools.sh tests/tcheck/run.sh tests/book.sh tests/claims.sh tests/build.sh tests/programs.sh
-        tests/profile/run.sh tests/notebooks/run.sh tests/browser/run.sh)
+groups=(tests/tools.sh tests/tcheck/run.sh tests/book.sh tests/claims.sh tests/build.sh tests/fit.sh
+        tests/programs.sh tests/profile/run.sh tests/notebooks/run.sh tests/browser/run.sh)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

@@ -36,7 +36,7 @@
 # `make` builds the book, `make check` tests it. README.md says more.
 
 # The book, in reading order. Each name is a file chapters/NAME.nw.
-CHAPTERS := day32-scan device-scan day37-spmv day93-managed
+CHAPTERS := day32-scan device-scan hopper-scan day37-spmv day93-managed
 
 include tools/compile.mk
 

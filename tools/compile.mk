@@ -6,10 +6,18 @@ NVCC ?= nvcc
 ARCH ?= sm_75
 NVCCFLAGS = -std=c++17 -O3 -arch=$(ARCH)
 
+# Programs written for a later GPU than the T4, by program name: the
+# architecture they need. It replaces ARCH in their line, whatever ARCH
+# says, since their code exists for no earlier GPU.
+ARCH.hopper_scan = sm_90
+ARCH.hopper_sweep = sm_90
+
 # Libraries a program links beyond the CUDA runtime, by program name.
 LIBS.spmv = -lcusparse
 
+# $(call nvcc-flags,PROG): NVCCFLAGS, with PROG's own architecture if it has one.
+nvcc-flags = $(if $(ARCH.$(1)),$(patsubst -arch=%,-arch=$(ARCH.$(1)),$(NVCCFLAGS)),$(NVCCFLAGS))
 # $(call compile-cmd,PROG,OUTPUT,SOURCE): the command that builds PROG.
-compile-cmd = $(NVCC) $(NVCCFLAGS) -o $(2) $(3)$(if $(LIBS.$(1)), $(LIBS.$(1)))
+compile-cmd = $(NVCC) $(call nvcc-flags,$(1)) -o $(2) $(3)$(if $(LIBS.$(1)), $(LIBS.$(1)))
 # $(call compile-line,PROG): the same command as the book prints it.
 compile-line = $(call compile-cmd,$(1),$(1),$(1).cu)

@@ -148,6 +148,10 @@ endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
 # The programs the chapters compile.
 COMPILED := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
+# $(call fits,PROGS): those that run on a T4 and so have a T4 fit. One
+# built for a later GPU (ARCH.PROG in tools/compile.mk) says so and exits
+# 77 there.
+fits = $(foreach p,$(1),$(if $(ARCH.$(p)),,$(p)))
 # Profiles: evidence/PROG.ncu names kernels of PROG and the counters Nsight
 # Compute is to read of them (tools/evidence/ncu-run.sh documents it);
 # $(B)/bin/PROG-ncu runs it, and to the evidence it is one more program,
@@ -165,9 +169,10 @@ PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence
 # held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
 # named holes of every transcript of a program (evidence/PROG/GPU.txt), as
 # tcheck quotes reads them.
+# (A profile's program, PROG-ncu, is not a name a quote can spell.)
 VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
-            $(foreach p,$(PROGRAMS),$(wildcard evidence/$(p)/*.txt))) \
-          $(if $(HAVE_NVCC),$(COMPILED:%=$(B)/values/%/tesla-t4.tsv))
+            $(foreach p,$(COMPILED),$(wildcard evidence/$(p)/*.txt))) \
+          $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.tsv,$(call fits,$(COMPILED))))
 
 # A chart for every transcript of a program that says what to draw
 # (evidence/PROG.chart); a program with no transcript yet has none.
@@ -183,7 +188,7 @@ all: tangle html $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%)
-fit: $(COMPILED:%=$(B)/values/%/tesla-t4.tsv) $(CHAPTERS:%=$(B)/md/%.fit.md)
+fit: $(patsubst %,$(B)/values/%/tesla-t4.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
@@ -331,10 +336,10 @@ $(B)/values/%/tesla-t4.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
 
 # A chapter's fit, every program of it in one section; the page shows it
 # after the runs.
-$(B)/md/%.fit.md: $$(foreach p,$$(PROGS.$$*),$(B)/fit/$$(p).ptxas $(B)/fit/$$(p).ptx) \
+$(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas $(B)/fit/$$(p).ptx) \
                   $(t4-fit) | $(B)/md
-	$(Q)$(TRAP)$(t4-fit) table $(foreach p,$(PROGS.$*),$(p) $(B)/fit/$(p).ptxas $(B)/fit/$(p).ptx) \
-	  > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(if $(call fits,$(PROGS.$*)),$(t4-fit) table $(foreach p,$(call fits,$(PROGS.$*)),\
+	  $(p) $(B)/fit/$(p).ptxas $(B)/fit/$(p).ptx),: ) > $@.tmp && mv -f $@.tmp $@
 
 # --- Weave -----------------------------------------------------------------
 
@@ -545,6 +550,7 @@ $(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/evidence/bundle.mk tools/c
 
 check: all $(TCHECK) $(if $(HAVE_NVCC),$(GPUINFO))
 	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' CHAPTERS='$(CHAPTERS)' \
+	  FITS='$(call fits,$(COMPILED))' NOFIT='$(filter-out $(call fits,$(COMPILED)),$(COMPILED))' \
 	  tests/check.sh
 
 clean:

@@ -503,7 +503,13 @@ static int by_id(const void *a, const void *b) {
     return c != 0 ? c : strcmp(x->mangled, y->mangled);
 }
 
-/* Every kernel's ID, the kernels in their order; two alike are an error. */
+/* A kernel of a library the CUDA Toolkit ships, not of the book. */
+static int is_library(const char *name) {
+    return strstr(name, "cub::") != NULL || strstr(name, "thrust::") != NULL;
+}
+
+/* Every kernel's ID, the kernels in their order; two of the book's own
+ * alike are an error. */
 static int name_kernels(struct program *p) {
     int bad = 0;
     for (size_t i = 0; i < p->n; ++i) {
@@ -515,8 +521,21 @@ static int name_kernels(struct program *p) {
         }
     }
     qsort(p->k, p->n, sizeof *p->k, by_id);
+    size_t first = 0; /* the first kernel with this ID, which keeps it */
     for (size_t i = 1; i < p->n; ++i) {
-        if (strcmp(p->k[i - 1].id, p->k[i].id) == 0) {
+        if (strcmp(p->k[first].id, p->k[i].id) != 0) {
+            first = i;
+        }
+        size_t same = i - first + 1;
+        /* A library's kernels (CUB's, Thrust's) differ in template
+         * arguments the ID leaves out: they are told apart by number, in
+         * the order of their mangled names. */
+        if (same > 1 && is_library(p->k[i].name)) {
+            char *id = nw_xrealloc(NULL, strlen(p->k[i].id) + 24);
+            sprintf(id, "%s_%zu", p->k[i].id, same);
+            free(p->k[i].id);
+            p->k[i].id = id;
+        } else if (same > 1) {
             nw_error(p->ptxas, p->k[i].line, "kernels %s and %s both have "
                      "the ID %s; rename one", p->k[i - 1].name, p->k[i].name,
                      p->k[i].id);

@@ -345,8 +345,11 @@ $(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas 
 
 # Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
 # book (META) and keeps anchors for labels the registry marks retired.
-# A quote becomes its value, from the values files.
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(VALUES) | $(B)/md
+# A quote, [[=spmv.warp_ms]], becomes its value, read from every values file
+# in $(B)/values (tools/lib/quote.h says how): those the evidence makes
+# (VALUES) and any other there is.
+QUOTED = $(sort $(VALUES) $(wildcard $(B)/values/*/*.tsv))
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(QUOTED) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp' EXIT; \
 	$(chapter-md) -V $(B)/values $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
@@ -446,7 +449,7 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(notebook-md) tools/compile.mk \
                  $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt)) \
-                 $$(VALUES) | $(B)/md
+                 $$(QUOTED) | $(B)/md
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) --) \

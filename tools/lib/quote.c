@@ -98,11 +98,6 @@ static int values_line(struct nw_values *vs, char **f, int nf,
     }
     char *end;
     double v = strtod(f[1], &end);
-    if (f[1][0] == '\0' || *end != '\0' || !isfinite(v)) {
-        nw_error(f[2], 0, "%s.%s is '%s', not a finite number (%s:%ld)",
-                 prog, f[0], f[1], path, line);
-        return -1;
-    }
     if (nw_values_find(vs, prog, f[0], gpu) != NULL) {
         nw_error(path, line, "%s.%s is given twice for %s", prog, f[0], gpu);
         return -1;
@@ -113,7 +108,9 @@ static int values_line(struct nw_values *vs, char **f, int nf,
     x->gpu = nw_xstrdup(gpu);
     x->name = nw_xstrdup(f[0]);
     x->source = nw_xstrdup(f[2]);
+    x->text = nw_xstrdup(f[1]);
     x->v = v;
+    x->finite = f[1][0] != '\0' && *end == '\0' && isfinite(v);
     return 0;
 }
 
@@ -204,6 +201,7 @@ void nw_values_free(struct nw_values *vs) {
         free(vs->v[i].gpu);
         free(vs->v[i].name);
         free(vs->v[i].source);
+        free(vs->v[i].text);
     }
     for (size_t i = 0; i < vs->ngpus; ++i) {
         free(vs->gpus[i]);
@@ -690,6 +688,10 @@ static int eval(const struct nw_quote *q, int at, const struct nw_values *vs,
         if (v == NULL) {
             return fail(err, size, "%s.%s is not recorded on %s", e->prog,
                         e->name, gpu);
+        }
+        if (!v->finite) {
+            return fail(err, size, "%s: %s.%s is '%s', not a finite number",
+                        v->source, e->prog, e->name, v->text);
         }
         *out = v->v;
         return 0;

@@ -3,9 +3,11 @@
  *
  * Values files, build/values/PROG/GPU.tsv, are read here and nowhere else:
  * one value a line, NAME<TAB>VALUE<TAB>SOURCE, NAME being [a-z][a-z0-9_]*,
- * VALUE a finite number as strtod reads it, SOURCE where it comes from
+ * VALUE a number as strtod reads it, SOURCE where it comes from
  * (evidence/spmv/nvidia-h200.txt:14). PROG is the directory, GPU the file's
- * name (a slug: nvidia-h200). Blank lines are skipped.
+ * name (a slug: nvidia-h200). Blank lines are skipped. A value that is not
+ * a finite number (a named hole that holds text) is an error, naming its
+ * SOURCE, where a quote or claim uses it.
  *
  * A quote or a claim is noweb quoted code in prose; TEXT is what stands
  * between [[ and ]]:
@@ -41,7 +43,9 @@
 /* A recorded value: PROG.NAME on GPU. */
 struct nw_value {
     char *prog, *gpu, *name, *source;
+    char *text; /* VALUE as written */
     double v;
+    int finite; /* VALUE is a finite number, v */
 };
 
 /* Every value read, and the GPUs they were recorded on (sorted). */
@@ -120,7 +124,8 @@ int nw_quote_gpu(const struct nw_quote *q, const struct nw_values *vs,
 int nw_claim_gpus(const struct nw_quote *q, const struct nw_values *vs,
                   const char **out, size_t *n, char *err, size_t size);
 /* The expression whose root is node root, on gpu. Fails on a name not
- * recorded there, a division by zero, a result that is not finite. */
+ * recorded there or not a finite number, a division by zero, a result that
+ * is not finite. */
 int nw_quote_eval(const struct nw_quote *q, int root,
                   const struct nw_values *vs, const char *gpu, double *out,
                   char *err, size_t size);

@@ -56,7 +56,7 @@ for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
     if "$MARKUP" "$nw" | "$asan/chapter-meta" >/dev/null 2>"$gen/err" &&
        "$MARKUP" "$nw" | "$asan/snippet-marks" >/dev/null 2>>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/chapter-md" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
+       "$MARKUP" "$nw" | "$asan/chapter-md" -V "$B/values" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
            "${metas[@]}" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else
@@ -106,7 +106,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
             done
             args+=(--)
         done <"$meta"
-        if "$asan/notebook-md" -t tools/evidence/tcheck.c "$gen/$ch.nwpipe" "$B/src" "${args[@]}" \
+        if "$asan/notebook-md" -V "$B/values" -t tools/evidence/tcheck.c "$gen/$ch.nwpipe" "$B/src" "${args[@]}" \
                >/dev/null 2>"$gen/err"; then
             pass "sanitized notebook-md on $ch"
         else
@@ -123,7 +123,7 @@ for spec in evidence/*.chart; do
     [ -e "$spec" ] || continue
     p=$(basename "$spec" .chart)
     { printf 'program: %s\ngpu: A "quoted" <GPU> & co\ndate: today\n--- output ---\n' "$p"
-      sed 's/{{gpu}}/Test GPU/g; s/{{device}}/1/g; s/{{ms}}/1.25/g; s/{{float}}/2.5/g; s/{{int}}/3/g' \
+      sed 's/{{\(ms\|float\):[a-z0-9_]*}}/2.5/g; s/{{\(int\|device\):[a-z0-9_]*}}/3/g; s/{{gpu}}/Test GPU/g; s/{{device}}/1/g; s/{{ms}}/1.25/g; s/{{float}}/2.5/g; s/{{int}}/3/g' \
           "evidence/$p.expect"; } >"$gen/$p.txt"
     if "$asan/chart" gnuplot "$spec" "$gen/$p.txt" >"$gen/$p.gp" 2>"$gen/err" &&
        "$asan/chart" figure "$spec" "$gen/$p.txt" "charts/$p/x.svg" >/dev/null 2>>"$gen/err"; then

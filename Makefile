@@ -377,8 +377,10 @@ $(B)/html/notebooks/%.ipynb: $(B)/notebooks/%.ipynb | $(B)/html/notebooks
 $(B)/html/book.css: styles/book.css | $(B)/html
 	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
+# Readable by all, as every other file of the book: the tangle writes its
+# files private.
 $(B)/html/src/%: $(B)/src/% | $(B)/html/src
-	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)install -m 0644 $< $@.tmp && mv -f $@.tmp $@
 
 # --- Evidence --------------------------------------------------------------
 # tcheck holds a program's output to its expectation and transcripts;

@@ -294,9 +294,14 @@ $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 $(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(TRAP)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
 
+# Code is highlighted as CUDA (styles/cuda.xml, which the .cpp blocks take);
+# book.css gives the colours, in both themes, over pandoc's pygments. The
+# front page is told it is one: its next page is the first chapter.
 PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
-  --highlight-style pygments --shift-heading-level-by=-1
+  --highlight-style pygments --syntax-definition styles/cuda.xml \
+  --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page)
+$(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: styles/cuda.xml
 
 # nwperma gives every heading a permalink.
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(B)/md/%.nav.yaml \

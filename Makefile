@@ -382,9 +382,14 @@ $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 $(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(TRAP)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
 
+# Code is highlighted as CUDA (styles/cuda.xml, which the .cpp blocks take);
+# book.css gives the colours, in both themes, over pandoc's pygments. The
+# front page is told it is one: its next page is the first chapter.
 PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
-  --highlight-style pygments --shift-heading-level-by=-1
+  --highlight-style pygments --syntax-definition styles/cuda.xml \
+  --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page)
+$(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: styles/cuda.xml
 
 # heading-links gives every heading a permalink. Without nvcc there is no
 # T4 fit to show.
@@ -467,8 +472,10 @@ $(B)/html/notebooks/%.ipynb: $(B)/notebooks/%.ipynb | $(B)/html/notebooks
 $(B)/html/book.css: styles/book.css | $(B)/html
 	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
+# Readable by all, as every other file of the book: the tangle writes its
+# files private.
 $(B)/html/src/%: $(B)/src/% | $(B)/html/src
-	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)install -m 0644 $< $@.tmp && mv -f $@.tmp $@
 
 # --- Evidence --------------------------------------------------------------
 # tcheck holds a program's output to its expectation and transcripts;

@@ -1,4 +1,7 @@
-/* Search across the book, in the browser, from the built files.
+/* The book's script: search across the book, and the page's own small
+ * helps (the second function below). The page works without it.
+ *
+ * Search, in the browser, from the built files.
  *
  * The box in the page's navigation is hidden until this script runs, so a
  * reader without scripts sees no box that does nothing. On first use it
@@ -182,4 +185,66 @@
     box.value = q;
     update();
   }
+})();
+
+/* The page: nothing here is needed to read it.
+ *
+ * - Each transcript gets --cols, its widest line in characters, from which
+ *   book.css sizes it to fit its column and the printed page.
+ * - The navigation, opened over the text on a narrow screen, closes when
+ *   one of its links is followed within the page, and on Escape.
+ * - The left and right arrow keys go to the previous and next chapter,
+ *   unless the focus is where the arrows already mean something (a text
+ *   field, or a box that scrolls sideways) or a modifier is held.
+ */
+(function () {
+  'use strict';
+
+  Array.prototype.forEach.call(document.querySelectorAll('pre.transcript'), function (pre) {
+    var cols = 0;
+    pre.textContent.split('\n').forEach(function (line) {
+      cols = Math.max(cols, Array.from(line).length);
+    });
+    pre.style.setProperty('--cols', String(cols));
+  });
+
+  var toggle = document.getElementById('nav-toggle');
+  var nav = document.querySelector('nav.book-nav');
+  if (toggle && nav) {
+    nav.addEventListener('click', function (e) {
+      var a = e.target.closest && e.target.closest('a[href]');
+      if (a && toggle.checked && a.pathname === window.location.pathname) {
+        toggle.checked = false;
+      }
+    });
+    document.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' && toggle.checked) {
+        toggle.checked = false;
+      }
+    });
+  }
+
+  function arrowsTaken(el) {
+    for (; el && el !== document.body; el = el.parentElement) {
+      if (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) {
+        return true;
+      }
+      if (el.scrollWidth > el.clientWidth &&
+          /auto|scroll/.test(getComputedStyle(el).overflowX)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  document.addEventListener('keydown', function (e) {
+    if ((e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') || e.defaultPrevented ||
+        e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || arrowsTaken(document.activeElement)) {
+      return;
+    }
+    var link = document.querySelector(e.key === 'ArrowLeft' ? 'a[rel~="prev"]' : 'a[rel~="next"]');
+    if (link) {
+      e.preventDefault();
+      window.location.href = link.href;
+    }
+  });
 })();

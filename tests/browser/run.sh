@@ -3,10 +3,17 @@
 # Debian's chromium, headless, at a desktop width and at 390 px. A page
 # fails on a console message (an error, a warning, a blocked load), a
 # script error, a request that leaves the machine, a broken link or anchor,
-# a chunk reference that does not land on its chunk, or a width greater
-# than the window. Screenshots of each page at both widths (and of the
-# chapters in the dark and in print) go to build/screenshots/. The pages'
-# classes come from their contract, styles/classes.tsv, by name.
+# a chunk reference that does not land on its chunk, a width greater than
+# the window, a box that scrolls sideways without showing it (a shade at
+# the edge, a scrollbar), text under 4.5:1 contrast in either theme, or a
+# numbered list that starts past 1; the chapters, on CUDA code left
+# unhighlighted. Opening and closing the contents at 390 and 900 px must
+# keep the reader's place, and the previous and next chapter must be above
+# the text as well as below it, and the arrow keys go there. Screenshots of
+# each page at both widths (its first chart and transcript too, the
+# contents open, the chapters in the dark and in print) go to
+# build/screenshots/. The pages' classes come from their contract,
+# styles/classes.tsv, by name.
 #
 # The browser is driven through playwright-core (pinned by package-lock.json
 # here, installed with npm into build/browser/), which talks to the system's
@@ -19,15 +26,25 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit
 B=${B:-build}
 
+# What the test needs and a fresh machine lacks, tools/need installs, as make
+# installs noweb and pandoc (through apt-get, as root or through sudo), or
+# names the one command to run, and the test fails. A machine with its own
+# Node.js keeps it.
+need() { # COMMAND PACKAGE
+    local why
+    if ! why=$(tools/need "$1" "$2" 2>&1); then
+        echo "FAIL browser: $1 is needed: ${why#make: }"
+        exit 1
+    fi
+    [ -z "$why" ] || echo "$why"
+}
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$chromium" ]; then
-    echo "SKIP browser: chromium is not installed (apt-get install chromium)"
-    exit 0
+    need chromium chromium
+    chromium=$(command -v chromium)
 fi
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    echo "SKIP browser: node and npm are not installed (apt-get install nodejs npm)"
-    exit 0
-fi
+command -v node >/dev/null 2>&1 || need node nodejs
+command -v npm >/dev/null 2>&1 || need npm npm
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 if [ "$major" -lt 20 ]; then
     echo "SKIP browser: node $(node --version) is older than 20, which playwright-core needs"

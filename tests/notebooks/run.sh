@@ -9,15 +9,29 @@ B=${B:-build}
 read -r -a chapters <<<"${CHAPTERS:?set CHAPTERS to the chapters of the book}"
 
 # Debian's python3-nbformat, whichever python3 comes first on the PATH.
-python=
-for p in /usr/bin/python3 python3; do
-    if "$p" -c 'import nbformat' >/dev/null 2>&1; then
-        python=$p
-        break
-    fi
-done
+# Where no python3 has it, tools/need installs the package, as make installs
+# noweb and pandoc (through apt-get, as root or through sudo), or names the
+# one command to run, and the test fails.
+find_python() {
+    local p
+    for p in /usr/bin/python3 python3; do
+        if "$p" -c 'import nbformat' >/dev/null 2>&1; then
+            echo "$p"
+            return
+        fi
+    done
+}
+python=$(find_python)
 if [ -z "$python" ]; then
-    echo "SKIP notebooks: python3-nbformat is not installed (apt-get install python3-nbformat)"
-    exit 0
+    if ! why=$(tools/need /usr/lib/python3/dist-packages/nbformat/__init__.py python3-nbformat 2>&1); then
+        echo "FAIL notebooks: python3-nbformat is needed: ${why#make: }"
+        exit 1
+    fi
+    [ -z "$why" ] || echo "$why"
+    python=$(find_python)
+    if [ -z "$python" ]; then
+        echo "FAIL notebooks: python3-nbformat is installed, but no python3 on the PATH imports nbformat"
+        exit 1
+    fi
 fi
 "$python" tests/notebooks/check.py "$B" "${chapters[@]}"

@@ -100,7 +100,10 @@ mkdir -p "$b/meta" "$b/src" "$b/lsrc"
 drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
     local r=$1
     rm -f "$b/src/$r" "$b/lsrc/$r" "$b/html/src/$r" "$b/deps/${r%.*}.d"
-    case $r in *.cu) rm -f "$b/bin/${r%.cu}" ;; esac
+    case $r in
+        *.cu) rm -rf "$b/bin/${r%.cu}" "$b/fit/${r%.cu}".* "$b/values/${r%.cu}" \
+                  "$b/charts/${r%.cu}" "$b/html/charts/${r%.cu}" ;;
+    esac
 }
 for c in "${read[@]}"; do
     if [ -e "$b/meta/$c.lines" ]; then

@@ -18,7 +18,9 @@
 #   PROG='x y'                    any of them for some programs only
 #   ARCH=sm_90                    compile for another GPU (default sm_75)
 
-# PROGRAMS := the program names; COMMIT := the book's commit.
+# PROGRAMS := the program names; PROFILES := the profiles; COMMIT := the
+# book's commit. (None is taken from the environment.)
+PROFILES :=
 include programs.mk
 # A profile recorded here joins the programs, as in the book.
 PROGRAMS := $(PROGRAMS) $(filter-out $(PROGRAMS),$(foreach p,$(PROFILES),$(if $(wildcard evidence/$(p)/),$(p))))

@@ -177,7 +177,7 @@ mk -j16 >/dev/null 2>&1
 first=$(snapshot)
 rm -rf "$book/build"
 mk -j16 >/dev/null 2>&1
-if [ -n "$first" ] && [ "$(snapshot)" = "$first" ] && [ "$first" = "$clean" ]; then
+if [ -n "$first" ] && [ "$(snapshot)" = "$first" ]; then
     pass "two clean make -j16 are byte-identical outside build/bin"
 else
     fail "two clean make -j16 are byte-identical outside build/bin" \

@@ -331,8 +331,14 @@ $(B)/fit/%.ptx: $(B)/bin/% | $(B)/fit
 
 $(B)/values/%/tesla-t4.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
 	$(call say,FIT,$*)
-	$(Q)$(TRAP)mkdir -p $(@D) && \
+	$(Q)$(TRAP)mkdir -p $(@D) && rm -f $(B)/values/tesla-t4.absent && \
 	$(t4-fit) values $* $(B)/fit/$*.ptxas $(B)/fit/$*.ptx > $@.tmp && mv -f $@.tmp $@
+
+# Without nvcc there is no fit: the prose's T4 values are woven as not
+# computed, saying why (tools/lib/quote.h, GPU.absent), its claims skipped.
+ABSENT := $(if $(HAVE_NVCC),,$(B)/values/tesla-t4.absent)
+$(B)/values/tesla-t4.absent:
+	$(Q)$(TRAP)mkdir -p $(@D) && echo "the T4 fit reads ptxas's report of the sm_75 code, and this build has no $(NVCC)" > $@.tmp && mv -f $@.tmp $@
 
 # A chapter's fit, every program of it in one section; the page shows it
 # after the runs.
@@ -348,10 +354,11 @@ $(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas 
 # A quote, [[=spmv.warp_ms]], becomes its value, read from every values file
 # in $(B)/values (tools/lib/quote.h says how): those the evidence makes
 # (VALUES) and any other there is.
-QUOTED = $(sort $(VALUES) $(wildcard $(B)/values/*/*.tsv))
+QUOTED = $(sort $(VALUES) $(ABSENT) $(wildcard $(B)/values/*/*.tsv))
 $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(QUOTED) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp' EXIT; \
+	$(if $(HAVE_NVCC),rm -f $(B)/values/tesla-t4.absent;) \
 	$(chapter-md) -V $(B)/values $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
 	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
 	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && mv -f $@.tmp $@

@@ -175,6 +175,16 @@ if make -s -C "$tmp/book" CHAPTERS=escape NVCC=no-such-nvcc >"$tmp/out" 2>&1 &&
 else
     fail "without nvcc make tangles, weaves and says compiling was skipped" "$(head -2 "$tmp/out" | tr '\n' ' ')"
 fi
+# A chapter that quotes the T4 fit still weaves without nvcc: those values
+# say they were not computed, and why.
+scratch_book "$tmp/nonvcc"
+if make -s -C "$tmp/nonvcc" NVCC=no-such-nvcc html >"$tmp/out" 2>&1 &&
+   grep -q 'class="quoted absent" title="not computed: the T4 fit' "$tmp/nonvcc/build/md/day32-scan.md" &&
+   grep -q 'class="claim absent"' "$tmp/nonvcc/build/md/day32-scan.md"; then
+    pass "without nvcc a chapter's T4 values are woven as not computed"
+else
+    fail "without nvcc a chapter's T4 values are woven as not computed" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
 before=$(snapshot)
 expect_error "make rejects a listed chapter that is missing" \
     "chapters/ghost.nw is listed in CHAPTERS but does not exist" CHAPTERS="escape ghost" tangle

@@ -154,6 +154,19 @@ static int weave_value(FILE *out, const struct weave *w,
         snprintf(err, size, "no values to quote from (chapter-md -V DIR)");
         return -1;
     }
+    const char *absent = nw_quote_absent(q, &w->values);
+    if (absent != NULL) {
+        /* Values this build cannot compute: said so, not invented. */
+        fputs(q->kind == NW_Q_CLAIM ? "<span class=\"claim absent\" "
+                                      "title=\"not checked: "
+                                    : "<span class=\"quoted absent\" "
+                                      "title=\"not computed: ",
+              out);
+        nw_put_html(out, absent);
+        fputs(q->kind == NW_Q_CLAIM ? "\">?</span>" : "\">not computed</span>",
+              out);
+        return 0;
+    }
     if (q->kind == NW_Q_CLAIM) {
         const char **gpus = nw_xcalloc(w->values.ngpus, sizeof *gpus);
         size_t n;

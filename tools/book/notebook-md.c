@@ -88,6 +88,9 @@ static void quoted_text(struct quoting *qs, const char *text, long line,
         nw_error(qs->file, line, "quote [[%s]]: no values to quote from "
                                  "(notebook-md -V DIR)", text);
         ++qs->errors;
+    } else if (status == 0 && q.kind == NW_Q_VALUE &&
+               nw_quote_absent(&q, qs->values) != NULL) {
+        nw_buf_puts(out, "(not computed)");
     } else if (status == 0 && q.kind == NW_Q_VALUE) {
         if (nw_quote_value(&q, qs->values, &gpu, value, sizeof value, NULL,
                            err, sizeof err) == 0) {

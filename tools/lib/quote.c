@@ -163,8 +163,58 @@ static int values_path(const char *path, char *prog, char *gpu,
     return nw_is_prog_name(prog) && nw_is_gpu_slug(gpu) ? 0 : -1;
 }
 
+/* DIR/GPU.absent, its GPU and first line into vs->absent. */
+static int read_absent(struct nw_values *vs, const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *gpu = nw_xstrdup(base);
+    gpu[strlen(gpu) - strlen(".absent")] = '\0';
+    FILE *f = fopen(path, "r");
+    char *why = NULL;
+    size_t cap = 0;
+    ssize_t len = f ? getline(&why, &cap, f) : -1;
+    if (f) {
+        fclose(f);
+    }
+    if (!nw_is_gpu_slug(gpu) || len <= 1) {
+        nw_error(path, 0, "GPU.absent names a GPU slug and holds one line "
+                          "saying why its values are not computed");
+        free(gpu);
+        free(why);
+        return -1;
+    }
+    why[strcspn(why, "\n")] = '\0';
+    vs->absent = nw_xrealloc(vs->absent, (vs->nabsent + 1) * sizeof *vs->absent);
+    vs->absent_why = nw_xrealloc(vs->absent_why,
+                                 (vs->nabsent + 1) * sizeof *vs->absent_why);
+    vs->absent[vs->nabsent] = gpu;
+    vs->absent_why[vs->nabsent++] = why;
+    return 0;
+}
+
+static int read_absent_dir(struct nw_values *vs, const char *dir) {
+    struct nw_buf pattern = {NULL, 0, 0};
+    nw_buf_puts(&pattern, dir);
+    nw_buf_puts(&pattern, "/*.absent");
+    glob_t g;
+    int rc = glob(pattern.s, 0, NULL, &g);
+    free(pattern.s);
+    if (rc == GLOB_NOMATCH) {
+        return 0;
+    }
+    int status = rc == 0 ? 0 : -1;
+    for (size_t i = 0; status == 0 && i < g.gl_pathc; ++i) {
+        status = read_absent(vs, g.gl_pathv[i]);
+    }
+    globfree(&g);
+    return status;
+}
+
 int nw_values_read_dir(struct nw_values *vs, const char *dir,
                        const char *skip_prog, const char *skip_gpu) {
+    if (read_absent_dir(vs, dir) != 0) {
+        return -1;
+    }
     struct nw_buf pattern = {NULL, 0, 0};
     nw_buf_puts(&pattern, dir);
     nw_buf_puts(&pattern, "/*/*.tsv");
@@ -206,8 +256,14 @@ void nw_values_free(struct nw_values *vs) {
     for (size_t i = 0; i < vs->ngpus; ++i) {
         free(vs->gpus[i]);
     }
+    for (size_t i = 0; i < vs->nabsent; ++i) {
+        free(vs->absent[i]);
+        free(vs->absent_why[i]);
+    }
     free(vs->v);
     free(vs->gpus);
+    free(vs->absent);
+    free(vs->absent_why);
     memset(vs, 0, sizeof *vs);
 }
 
@@ -614,6 +670,22 @@ static int unresolved(const struct nw_quote *q, const struct nw_values *vs,
                     e->prog, e->name, e->prog);
     }
     return fail(err, size, "no GPU has every value it names");
+}
+
+const char *nw_quote_absent(const struct nw_quote *q,
+                            const struct nw_values *vs) {
+    const char *why = NULL;
+    for (size_t i = 0; i < q->ngpus; ++i) {
+        const char *w = NULL;
+        for (size_t k = 0; k < vs->nabsent; ++k) {
+            w = strcmp(vs->absent[k], q->gpus[i]) == 0 ? vs->absent_why[k] : w;
+        }
+        if (w == NULL || is_known_gpu(vs, q->gpus[i])) {
+            return NULL;
+        }
+        why = w;
+    }
+    return why;
 }
 
 /* The GPUs a quote or claim names that have no values at all. */

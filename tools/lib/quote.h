@@ -54,6 +54,10 @@ struct nw_values {
     size_t n, cap;
     char **gpus;
     size_t ngpus, gpus_cap;
+    /* GPUs whose values this build cannot compute (DIR/GPU.absent), each
+     * with the reason, the file's first line */
+    char **absent, **absent_why;
+    size_t nabsent;
 };
 
 /* Reads one values file as PROG's values on GPU. Returns 0, or -1 having
@@ -61,7 +65,9 @@ struct nw_values {
 int nw_values_read(struct nw_values *vs, const char *path, const char *prog,
                    const char *gpu);
 /* Reads every DIR/PROG/GPU.tsv but the one of skip_prog on skip_gpu (both
- * NULL: none is skipped). A missing DIR holds no values. */
+ * NULL: none is skipped), and every DIR/GPU.absent: a GPU whose values this
+ * build cannot compute (the T4 fit without nvcc), its first line saying
+ * why. A missing DIR holds no values. */
 int nw_values_read_dir(struct nw_values *vs, const char *dir,
                        const char *skip_prog, const char *skip_gpu);
 /* PROG.NAME on GPU, or NULL. */
@@ -115,6 +121,12 @@ int nw_quote_parse(const char *text, struct nw_quote *q, char *err,
 void nw_quote_free(struct nw_quote *q);
 /* "<", "<=", ... */
 const char *nw_cmp_name(enum nw_cmp cmp);
+
+/* Why the quote or claim cannot be woven here: where every GPU it names
+ * has no values and is absent (nw_values_read_dir), the reason; else NULL,
+ * and it must resolve as usual. */
+const char *nw_quote_absent(const struct nw_quote *q,
+                            const struct nw_values *vs);
 
 /* The GPU a quote is of, into *gpu (a string of vs). */
 int nw_quote_gpu(const struct nw_quote *q, const struct nw_values *vs,

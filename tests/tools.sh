@@ -148,4 +148,21 @@ if grep -q '^set label 1 "A \\"title\\" with \\\\ and <svg>" at ' "$gen/ok.gp" &
 else
     fail "chart quotes text for gnuplot and draws only the recorded value" "$(grep -m1 'label 1' "$gen/ok.gp")"
 fi
+# In a group, "bar N | LABEL" reads the group's own line; outside one it
+# names no row.
+printf 'title  T\ngroup  some row\nref    1 | first\nbar    2 | second\n' >"$gen/own.chart"
+"$asan/chart" gnuplot "$gen/own.chart" "$gen/bad.txt" >"$gen/own.gp" 2>"$gen/err"
+if grep -q '"first" 1, "second" 2' "$gen/own.gp" && grep -qx '1 1 1 1' "$gen/own.gp" &&
+   grep -qx '2 2 0 2' "$gen/own.gp"; then
+    pass "chart draws a group's own line as its bars"
+else
+    fail "chart draws a group's own line as its bars" "$(head -2 "$gen/err" | tr '\n' ' ')"
+fi
+printf 'title  T\nbar    2 | second\n' >"$gen/own.chart"
+got=$("$asan/chart" gnuplot "$gen/own.chart" "$gen/bad.txt" 2>&1 >/dev/null)
+if [ "$got" = "$gen/own.chart:2: bar: names no row" ]; then
+    pass "chart rejects a bar with a label and no row outside a group"
+else
+    fail "chart rejects a bar with a label and no row outside a group" "said '$got'"
+fi
 exit $failed

@@ -23,7 +23,8 @@
  *                     colour and a dashed line across its group
  *
  * A bar or ref line may end in " | LABEL": the row is found by its TEXT and
- * named LABEL on the chart.
+ * named LABEL on the chart. In a group, "bar N | LABEL" with no TEXT reads
+ * the group's own line: one line's numbers as the group's bars.
  *
  * Text is matched with runs of blanks taken as one blank, so a row is named
  * as the program prints it, without its column padding. A number is a blank-
@@ -141,15 +142,16 @@ static int parse_row(struct spec *sp, const char *key, char *rest, long no) {
                           "e.g. \"bar 3 blelloch, plain\"");
     }
     rest = end + strspn(end, " \t");
-    /* "TEXT | LABEL": the row is found by TEXT, drawn as LABEL. */
-    char *bar = strstr(rest, " | ");
-    char label[kMaxText] = "", text[kMaxText];
+    /* "TEXT | LABEL": the row is found by TEXT, drawn as LABEL; in a
+     * group, "| LABEL" alone is the group's own line. */
+    char *bar = strncmp(rest, "| ", 2) == 0 ? rest - 1 : strstr(rest, " | ");
+    char label[kMaxText] = "", text[kMaxText] = "";
     if (bar != NULL) {
         normalise(bar + 3, strlen(bar + 3), label, sizeof label);
-        *bar = '\0';
+        *(bar == rest - 1 ? rest : bar) = '\0';
     }
     normalise(rest, strlen(rest), text, sizeof text);
-    if (text[0] == '\0') {
+    if (text[0] == '\0' && (sp->group[0] == '\0' || label[0] == '\0')) {
         return spec_error(sp, no, key, ": names no row");
     }
     struct row *r = new_row(sp, no);
@@ -164,7 +166,7 @@ static int parse_row(struct spec *sp, const char *key, char *rest, long no) {
     }
     memcpy(r->match, sp->group, gl);
     r->match[gl] = ' ';
-    memcpy(r->match + (gl ? gl + 1 : 0), text, strlen(text) + 1);
+    memcpy(r->match + (gl && text[0] ? gl + 1 : gl), text, strlen(text) + 1);
     r->nth = (int)nth;
     return 0;
 }

@@ -14,7 +14,7 @@
 # Compile
 #   build/lsrc/PROG.cu --nvcc (tools/compile.mk)--> build/bin/PROG
 #   build/lsrc/PROG.cu --nvcc -arch=sm_75--> build/fit/PROG.ptxas, PROG.ptx
-#     --t4-fit--> build/values/PROG/tesla-t4.tsv, build/md/NAME.fit.md
+#     --t4-fit--> build/values/PROG/tesla-t4.fit.tsv, build/md/NAME.fit.md
 #                                                  (the T4 fit of each kernel)
 # Weave
 #   build/meta/NAME.nwpipe --chapter-md--> build/md/NAME.md, NAME.refs,
@@ -172,7 +172,7 @@ PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence
 # (A profile's program, PROG-ncu, is not a name a quote can spell.)
 VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
             $(foreach p,$(COMPILED),$(wildcard evidence/$(p)/*.txt))) \
-          $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.tsv,$(call fits,$(COMPILED))))
+          $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))))
 
 # A chart for every transcript of a program that says what to draw
 # (evidence/PROG.chart); a program with no transcript yet has none.
@@ -188,7 +188,7 @@ all: tangle html $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%)
-fit: $(patsubst %,$(B)/values/%/tesla-t4.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
+fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
@@ -315,7 +315,7 @@ $(B)/bin/%-ncu: evidence/%.ncu | $(B)/bin
 # __launch_bounds__ promise (.maxntid). Each follows the program's own
 # compile, and so its headers; the timings ptxas prints are left out, so that
 # the report changes only when the code does. t4-fit turns the two into the
-# program's values (build/values/PROG/tesla-t4.tsv, for quotes) and the
+# program's values (build/values/PROG/tesla-t4.fit.tsv, for quotes) and the
 # table on the chapter's page; tests/fit.sh fails where a kernel cannot run
 # one block on a T4.
 
@@ -329,7 +329,7 @@ $(B)/fit/%.ptxas: $(B)/bin/% | $(B)/fit
 $(B)/fit/%.ptx: $(B)/bin/% | $(B)/fit
 	$(Q)$(TRAP)$(NVCC) $(FIT_FLAGS) -ptx -o $@.tmp $(B)/lsrc/$*.cu && mv -f $@.tmp $@
 
-$(B)/values/%/tesla-t4.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
+$(B)/values/%/tesla-t4.fit.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
 	$(call say,FIT,$*)
 	$(Q)$(TRAP)mkdir -p $(@D) && rm -f $(B)/values/tesla-t4.absent && \
 	$(t4-fit) values $* $(B)/fit/$*.ptxas $(B)/fit/$*.ptx > $@.tmp && mv -f $@.tmp $@

@@ -1,7 +1,7 @@
 /* t4-fit: how each kernel of a program fits a Tesla T4, read from the
  * program's sm_75 code alone, with no GPU.
  *
- * Usage: t4-fit values PROG PTXAS PTX   > build/values/PROG/tesla-t4.tsv
+ * Usage: t4-fit values PROG PTXAS PTX   > build/values/PROG/tesla-t4.fit.tsv
  *        t4-fit table [PROG PTXAS PTX ...] > build/md/NAME.fit.md
  *        t4-fit check PROG PTXAS PTX
  *

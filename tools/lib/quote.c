@@ -159,8 +159,20 @@ static int values_path(const char *path, char *prog, char *gpu,
     }
     memcpy(prog, dir, (size_t)(base - dir));
     prog[base - dir] = '\0';
-    snprintf(gpu, size, "%.*s", (int)(strlen(base + 1) - 4), base + 1);
+    size_t len = strlen(base + 1) - 4;
+    /* GPU.fit.tsv: the values of the compiled code for GPU (the T4 fit),
+     * merged with those its transcript records, GPU.tsv. */
+    if (len > 4 && strncmp(base + 1 + len - 4, ".fit", 4) == 0) {
+        len -= 4;
+    }
+    snprintf(gpu, size, "%.*s", (int)len, base + 1);
     return nw_is_prog_name(prog) && nw_is_gpu_slug(gpu) ? 0 : -1;
+}
+
+/* Is path a fit's values file, PROG/GPU.fit.tsv? */
+static int is_fit_file(const char *path) {
+    size_t n = strlen(path);
+    return n > 8 && strcmp(path + n - 8, ".fit.tsv") == 0;
 }
 
 /* DIR/GPU.absent, its GPU and first line into vs->absent. */
@@ -236,7 +248,8 @@ int nw_values_read_dir(struct nw_values *vs, const char *dir,
                               "[A-Za-z0-9_]+ and GPU a slug such as "
                               "nvidia-h200");
             status = -1;
-        } else if (skip_prog == NULL || strcmp(prog, skip_prog) != 0 ||
+        } else if (skip_prog == NULL || is_fit_file(path) ||
+                   strcmp(prog, skip_prog) != 0 ||
                    strcmp(gpu, skip_gpu) != 0) {
             status = nw_values_read(vs, path, prog, gpu);
         }

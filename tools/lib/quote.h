@@ -1,7 +1,9 @@
 /* quote: the values the evidence recorded, and the quotes and claims of the
  * prose that name them.
  *
- * Values files, build/values/PROG/GPU.tsv, are read here and nowhere else:
+ * Values files, build/values/PROG/GPU.tsv (from a transcript) and
+ * PROG/GPU.fit.tsv (from the compiled code: the T4 fit), both PROG's values
+ * on GPU, are read here and nowhere else:
  * one value a line, NAME<TAB>VALUE<TAB>SOURCE, NAME being [a-z][a-z0-9_]*,
  * VALUE a number as strtod reads it, SOURCE where it comes from
  * (evidence/spmv/nvidia-h200.txt:14). PROG is the directory, GPU the file's
@@ -64,8 +66,8 @@ struct nw_values {
  * said why on stderr. */
 int nw_values_read(struct nw_values *vs, const char *path, const char *prog,
                    const char *gpu);
-/* Reads every DIR/PROG/GPU.tsv but the one of skip_prog on skip_gpu (both
- * NULL: none is skipped), and every DIR/GPU.absent: a GPU whose values this
+/* Reads every DIR/PROG/GPU.tsv and GPU.fit.tsv but the transcript's of
+ * skip_prog on skip_gpu (both NULL: none is skipped), and every DIR/GPU.absent: a GPU whose values this
  * build cannot compute (the T4 fit without nvcc), its first line saying
  * why. A missing DIR holds no values. */
 int nw_values_read_dir(struct nw_values *vs, const char *dir,

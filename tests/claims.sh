@@ -105,6 +105,17 @@ printf 'claim\t?delta-gpu: quotes.copy_ms > 0\t3\nquote\t=delta-gpu: quotes.copy
 rc=$?
 check "claims: a claim of a GPU marked absent is skipped with the reason" \
     eval '[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "SKIP claim chapters/absent.nw:3: quotes.copy_ms > 0 (no tool to compute them here)" ]'
+# A fit's values, GPU.fit.tsv, join the transcript's of the same GPU; a
+# name in both is an error.
+printf 'fit_regs\t32\tbuild/fit/quotes.ptxas\n' >absent/quotes/beta-gpu.fit.tsv
+printf 'claim\t?beta-gpu: quotes.fit_regs > quotes.copy_ms\t5\n' >fit.lines
+"$tmp/claims" check absent fit.lines >"$tmp/out" 2>&1
+check "claims: a fit's values join the transcript's values of its GPU" \
+    eval '[ "$(cat "$tmp/out")" = "PASS claim chapters/fit.nw:5 on beta-gpu: quotes.fit_regs > quotes.copy_ms" ]'
+printf 'copy_ms\t1\tbuild/fit/quotes.ptxas\n' >absent/quotes/beta-gpu.fit.tsv
+"$tmp/claims" check absent fit.lines >"$tmp/out" 2>&1
+check "claims: a name in a fit's values and a transcript's is an error" has "quotes.copy_ms is given twice for beta-gpu"
+rm absent/quotes/beta-gpu.fit.tsv
 rm absent/delta-gpu.absent
 "$tmp/claims" check absent absent.lines >"$tmp/out" 2>&1
 rc=$?

@@ -116,6 +116,15 @@ printf 'copy_ms\t1\tbuild/fit/quotes.ptxas\n' >absent/quotes/beta-gpu.fit.tsv
 "$tmp/claims" check absent fit.lines >"$tmp/out" 2>&1
 check "claims: a name in a fit's values and a transcript's is an error" has "quotes.copy_ms is given twice for beta-gpu"
 rm absent/quotes/beta-gpu.fit.tsv
+# A name pinned to a GPU, NAME@GPU, compares two cards in one claim.
+printf 'claim\t?quotes.copy_ms@beta-gpu > quotes.copy_ms@alpha-gpu\t3\nclaim\t?alpha-gpu: quotes.scan_ms > quotes.copy_ms@beta-gpu\t4\nquote\t=quotes.copy_ms@gamma-gpu\t5\n' >pin.lines
+"$tmp/claims" check absent pin.lines >"$tmp/out" 2>&1
+check "claims: a name pinned to a GPU is that GPU's value, and one of a GPU with no values fails" \
+    eval 'diff - "$tmp/out" <<EOF
+PASS claim chapters/pin.nw:3 on beta-gpu: quotes.copy_ms@beta-gpu > quotes.copy_ms@alpha-gpu
+PASS claim chapters/pin.nw:4 on alpha-gpu: quotes.scan_ms > quotes.copy_ms@beta-gpu
+FAIL quote chapters/pin.nw:5: [[=quotes.copy_ms@gamma-gpu]] (no values are recorded for GPU gamma-gpu)
+EOF'
 rm absent/delta-gpu.absent
 "$tmp/claims" check absent absent.lines >"$tmp/out" 2>&1
 rc=$?

@@ -387,6 +387,17 @@ static int parse_atom(struct parser *p) {
             e->name = nw_xrealloc(NULL, len + 1);
             snprintf(e->name, len + 1, "%s", id);
             p->at = id + len;
+            if (*p->at == '@') {
+                size_t g = strspn(p->at + 1, "abcdefghijklmnopqrstuvwxyz"
+                                             "0123456789-");
+                e->gpu = nw_xrealloc(NULL, g + 1);
+                snprintf(e->gpu, g + 1, "%s", p->at + 1);
+                if (!nw_is_gpu_slug(e->gpu)) {
+                    return fail_at(p, "a pinned name is PROG.IDENT@GPU, GPU "
+                                      "a slug such as nvidia-h200,");
+                }
+                p->at += 1 + g;
+            }
         }
         return n;
     }
@@ -619,6 +630,7 @@ void nw_quote_free(struct nw_quote *q) {
     for (size_t i = 0; i < q->nnodes; ++i) {
         free(q->nodes[i].prog);
         free(q->nodes[i].name);
+        free(q->nodes[i].gpu);
     }
     for (size_t i = 0; i < q->ngpus; ++i) {
         free(q->gpus[i]);
@@ -632,12 +644,32 @@ void nw_quote_free(struct nw_quote *q) {
 /* ----------------------------------------------------------------- */
 /* GPUs                                                                */
 
+/* The GPU whose value name e is, where the expression is of gpu. */
+static const char *pinned(const struct nw_enode *e, const char *gpu) {
+    return e->gpu != NULL ? e->gpu : gpu;
+}
+
+/* The GPU of the first pinned name, where every name is pinned; else
+ * NULL. */
+static const char *all_pinned(const struct nw_quote *q) {
+    const char *first = NULL;
+    for (size_t i = 0; i < q->nnodes; ++i) {
+        const struct nw_enode *e = &q->nodes[i];
+        if (e->op == 'v' && e->gpu == NULL) {
+            return NULL;
+        }
+        first = first == NULL && e->op == 'v' ? e->gpu : first;
+    }
+    return first;
+}
+
 /* Is every name of q recorded on gpu? */
 static int resolves(const struct nw_quote *q, const struct nw_values *vs,
                     const char *gpu) {
     for (size_t i = 0; i < q->nnodes; ++i) {
         const struct nw_enode *e = &q->nodes[i];
-        if (e->op == 'v' && !nw_values_find(vs, e->prog, e->name, gpu)) {
+        if (e->op == 'v' &&
+            !nw_values_find(vs, e->prog, e->name, pinned(e, gpu))) {
             return 0;
         }
     }
@@ -659,7 +691,7 @@ static size_t recorded_on(const struct nw_values *vs,
                           size_t n) {
     size_t k = 0;
     for (size_t i = 0; i < n; ++i) {
-        k += nw_values_find(vs, e->prog, e->name, gpus[i]) != NULL;
+        k += nw_values_find(vs, e->prog, e->name, pinned(e, gpus[i])) != NULL;
     }
     return k;
 }
@@ -673,6 +705,10 @@ static int unresolved(const struct nw_quote *q, const struct nw_values *vs,
         if (e->op != 'v' || recorded_on(vs, e, gpus, n) > 0) {
             continue;
         }
+        if (e->gpu != NULL) {
+            return fail(err, size, "%s.%s is not recorded on %s", e->prog,
+                        e->name, e->gpu);
+        }
         if (recorded_on(vs, e, vs->gpus, vs->ngpus) > 0) {
             return fail(err, size, "%s.%s is not recorded on %s%s", e->prog,
                         e->name, n == 1 ? "" : "any of ",
@@ -685,18 +721,32 @@ static int unresolved(const struct nw_quote *q, const struct nw_values *vs,
     return fail(err, size, "no GPU has every value it names");
 }
 
+/* Why gpu's values are not computed, where it is absent and has none;
+ * else NULL. */
+static const char *absent_why(const struct nw_values *vs, const char *gpu) {
+    for (size_t k = 0; k < vs->nabsent; ++k) {
+        if (strcmp(vs->absent[k], gpu) == 0) {
+            return is_known_gpu(vs, gpu) ? NULL : vs->absent_why[k];
+        }
+    }
+    return NULL;
+}
+
 const char *nw_quote_absent(const struct nw_quote *q,
                             const struct nw_values *vs) {
+    for (size_t i = 0; i < q->nnodes; ++i) {
+        const char *w = q->nodes[i].op == 'v' && q->nodes[i].gpu
+                            ? absent_why(vs, q->nodes[i].gpu)
+                            : NULL;
+        if (w != NULL) {
+            return w;
+        }
+    }
     const char *why = NULL;
     for (size_t i = 0; i < q->ngpus; ++i) {
-        const char *w = NULL;
-        for (size_t k = 0; k < vs->nabsent; ++k) {
-            w = strcmp(vs->absent[k], q->gpus[i]) == 0 ? vs->absent_why[k] : w;
-        }
-        if (w == NULL || is_known_gpu(vs, q->gpus[i])) {
+        if ((why = absent_why(vs, q->gpus[i])) == NULL) {
             return NULL;
         }
-        why = w;
     }
     return why;
 }
@@ -710,6 +760,12 @@ static int check_named(const struct nw_quote *q, const struct nw_values *vs,
                         q->gpus[i]);
         }
     }
+    for (size_t i = 0; i < q->nnodes; ++i) {
+        const char *gpu = q->nodes[i].op == 'v' ? q->nodes[i].gpu : NULL;
+        if (gpu != NULL && !is_known_gpu(vs, gpu)) {
+            return fail(err, size, "no values are recorded for GPU %s", gpu);
+        }
+    }
     return 0;
 }
 
@@ -717,6 +773,12 @@ int nw_quote_gpu(const struct nw_quote *q, const struct nw_values *vs,
                  const char **gpu, char *err, size_t size) {
     if (check_named(q, vs, err, size) != 0) {
         return -1;
+    }
+    if (q->ngpus == 0 && all_pinned(q) != NULL) {
+        *gpu = all_pinned(q);
+        return resolves(q, vs, *gpu) ? 0
+                                     : unresolved(q, vs, q->gpus, 0, err,
+                                                  size);
     }
     if (q->ngpus == 1) {
         *gpu = q->gpus[0];
@@ -746,8 +808,9 @@ int nw_claim_gpus(const struct nw_quote *q, const struct nw_values *vs,
     if (check_named(q, vs, err, size) != 0) {
         return -1;
     }
-    char *const *gpus = q->ngpus ? q->gpus : vs->gpus;
-    size_t ngpus = q->ngpus ? q->ngpus : vs->ngpus;
+    char *first = (char *)all_pinned(q);
+    char *const *gpus = q->ngpus ? q->gpus : first ? &first : vs->gpus;
+    size_t ngpus = q->ngpus ? q->ngpus : first ? 1 : vs->ngpus;
     *n = 0;
     for (size_t i = 0; i < ngpus; ++i) {
         if (resolves(q, vs, gpus[i])) {
@@ -769,10 +832,11 @@ static int eval(const struct nw_quote *q, int at, const struct nw_values *vs,
         return 0;
     }
     if (e->op == 'v') {
-        const struct nw_value *v = nw_values_find(vs, e->prog, e->name, gpu);
+        const struct nw_value *v =
+            nw_values_find(vs, e->prog, e->name, pinned(e, gpu));
         if (v == NULL) {
             return fail(err, size, "%s.%s is not recorded on %s", e->prog,
-                        e->name, gpu);
+                        e->name, pinned(e, gpu));
         }
         if (!v->finite) {
             return fail(err, size, "%s: %s.%s is '%s', not a finite number",
@@ -847,10 +911,11 @@ void nw_quote_provenance(const struct nw_quote *q, const struct nw_values *vs,
         for (size_t k = 0; k < i && !seen; ++k) {
             const struct nw_enode *f = &q->nodes[k];
             seen = f->op == 'v' && strcmp(f->prog, e->prog) == 0 &&
-                   strcmp(f->name, e->name) == 0;
+                   strcmp(f->name, e->name) == 0 &&
+                   strcmp(pinned(f, gpu), pinned(e, gpu)) == 0;
         }
         const struct nw_value *v =
-            seen ? NULL : nw_values_find(vs, e->prog, e->name, gpu);
+            seen ? NULL : nw_values_find(vs, e->prog, e->name, pinned(e, gpu));
         if (v != NULL) {
             nw_buf_puts(b, b->n > 0 ? "; " : "");
             nw_buf_puts(b, v->prog);

@@ -18,7 +18,8 @@
  *     expr   := term (('+'|'-') term)*
  *     term   := factor (('*'|'/') factor)*
  *     factor := NUMBER | NAME | '(' expr ')' | '-' factor
- *     NAME   := PROG '.' IDENT, PROG [A-Za-z0-9_]+, IDENT [a-z][a-z0-9_]*
+ *     NAME   := PROG '.' IDENT ['@' GPU], PROG [A-Za-z0-9_]+,
+ *               IDENT [a-z][a-z0-9_]*
  *     NUMBER := D+ ('.' D+)? ([eE] [+-]? D+)?
  *     FMT    := %.Nf | %.Nf% | %d    (N 0..6; %.Nf% is 100 times the
  *                                      value and a percent sign; %d rounds;
@@ -26,8 +27,12 @@
  * Blanks may stand between tokens. A quote or claim names at least one
  * value: a number in the prose is quoted, never typed.
  *
- * Which GPU a quote is of: the one it names; else the only GPU on which
- * every name of EXPR is recorded. A claim is checked on every GPU (of its
+ * A name pinned to a GPU, spmv.t4_dram_gbs@tesla-t4, is that GPU's value
+ * whatever GPU the rest of the expression is of, so that one quote can
+ * compare two cards (a minus right after a pinned name needs a blank before
+ * it, since a GPU's slug holds hyphens). Which GPU a quote is of: the one it
+ * names; else the only GPU on which every name of EXPR is recorded (every
+ * name pinned: the first pin's). A claim is checked on every GPU (of its
  * list, where it has one) on which all its names are recorded; there must
  * be at least one.
  *
@@ -92,6 +97,7 @@ struct nw_enode {
     char op; /* 'n' number, 'v' name, '~', '+', '-', '*', '/' */
     double num;
     char *prog, *name;
+    char *gpu; /* NAME@GPU: the GPU the name is pinned to, else NULL */
     int a, b;
 };
 

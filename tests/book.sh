@@ -186,6 +186,12 @@ else
     fail "without nvcc a chapter's T4 values are woven as not computed" "$(head -2 "$tmp/out" | tr '\n' ' ')"
 fi
 before=$(snapshot)
+# A "day N" in the prose must name a chapter of the book.
+{ cat tests/fixtures/escape.nw; printf '\nAs day 7 showed, it works.\n'; } >"$tmp/book/chapters/escape.nw"
+expect_error "make rejects a \"day N\" that names no chapter" \
+    "chapters/escape.nw:$(($(wc -l <tests/fixtures/escape.nw) + 2)): \"day 7\" names no chapter of the book (its day chapters: none); name one it has, or say what the reader needs without the day" \
+    CHAPTERS=escape tangle
+cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
 expect_error "make rejects a listed chapter that is missing" \
     "chapters/ghost.nw is listed in CHAPTERS but does not exist" CHAPTERS="escape ghost" tangle
 cp tests/fixtures/escape.nw "$tmp/book/chapters/extra.nw"

@@ -35,6 +35,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_ERRORS 20
 #define MAX_LINE 65536
@@ -479,6 +480,35 @@ static void print_cites(const struct nw_doc *doc) {
     }
 }
 
+/* The chapters the prose names as "day N" ("Day 37", "day 32's"), a
+ * record each: the book must have a chapter dayN-..., which the snippets
+ * tool checks. Quoted code, [[...]], is not prose. */
+static void print_days(const struct nw_doc *doc) {
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            const struct nw_item *it = &c->items[j];
+            if (it->kind == NW_QUOTE) {
+                j = nw_quote_end(c, j);
+                continue;
+            }
+            if (it->kind != NW_TEXT) {
+                continue;
+            }
+            for (const char *p = it->s; (p = strpbrk(p, "dD")) != NULL; ++p) {
+                const char *q = p + 3;
+                if ((p > it->s && isalnum((unsigned char)p[-1])) ||
+                    strncasecmp(p, "day", 3) != 0 || *q != ' ' ||
+                    !isdigit((unsigned char)q[1])) {
+                    continue;
+                }
+                int n = atoi(q + 1);
+                printf("day\t%d\t%ld\n", n, it->line);
+            }
+        }
+    }
+}
+
 /* Calls f on every quote and claim of the prose: its text and line. */
 static void each_quote(struct lint *l,
                        void (*f)(struct lint *, const char *, long)) {
@@ -517,7 +547,8 @@ static void print_quote(struct lint *l, const char *text, long line) {
 }
 
 /* The description: title, then the file roots and labels in order, then
- * the citations of other chapters' chunks, then the quotes and claims. */
+ * the citations of other chapters' chunks, the chapters named "day N",
+ * then the quotes and claims. */
 static void print_meta(struct lint *l) {
     const struct nw_doc *doc = l->doc;
     printf("title\t%s\n", first_prose(doc) + 2);
@@ -533,6 +564,7 @@ static void print_meta(struct lint *l) {
         }
     }
     print_cites(doc);
+    print_days(doc);
     each_quote(l, print_quote);
 }
 

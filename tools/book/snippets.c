@@ -9,7 +9,9 @@
  *                                       retired with a replacement; each
  *                                       label defined is published; each
  *                                       citation of another chapter's
- *                                       label, [[<<label>>]], resolves
+ *                                       label, [[<<label>>]], resolves;
+ *                                       each "day N" of the prose names
+ *                                       a chapter dayN-...
  *   snippets table SRCDIR META...       build/snippets.tsv: label, chapter,
  *                                       tangled file, first and last line,
  *                                       URL
@@ -22,6 +24,7 @@
 #include "meta.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -161,6 +164,50 @@ static int check_cites(const struct nw_book *book,
     return 0;
 }
 
+/* Is there a chapter dayN or dayN-...? */
+static int has_day(const struct nw_book *book, const char *n) {
+    size_t len = strlen(n);
+    for (size_t i = 0; i < book->n; ++i) {
+        const char *name = book->v[i].name;
+        if (strncmp(name, "day", 3) == 0 && strncmp(name + 3, n, len) == 0 &&
+            (name[3 + len] == '\0' || name[3 + len] == '-')) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A "day N" of the prose that names no chapter of the book; returns 1
+ * where one does. The message lists the day chapters there are. */
+static int check_days(const struct nw_book *book) {
+    for (size_t i = 0; i < book->n; ++i) {
+        const struct nw_chapter *ch = &book->v[i];
+        for (size_t k = 0; k < ch->ndays; ++k) {
+            if (has_day(book, ch->days[k].name)) {
+                continue;
+            }
+            struct nw_buf days = {NULL, 0, 0};
+            nw_buf_puts(&days, "");
+            for (size_t c = 0; c < book->n; ++c) {
+                if (strncmp(book->v[c].name, "day", 3) == 0 &&
+                    isdigit((unsigned char)book->v[c].name[3])) {
+                    nw_buf_puts(&days, days.n ? ", " : "");
+                    nw_buf_puts(&days, book->v[c].name);
+                }
+            }
+            char at[4096];
+            nw_error(chapter_file(at, sizeof at, ch->name), ch->days[k].line,
+                     "\"day %s\" names no chapter of the book (its day "
+                     "chapters: %s); name one it has, or say what the reader "
+                     "needs without the day",
+                     ch->days[k].name, days.n ? days.s : "none");
+            free(days.s);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The book as a whole, before anything of it is put in place. Says what
  * is wrong first: a file root or a label in two chapters, a published
  * label gone or moved, a label defined and not published, a citation of
@@ -187,6 +234,9 @@ static int cmd_check(const char *path, char *const *metas, int n) {
     }
     if (status == 0) {
         status = check_cites(&book, &defined, &reg);
+    }
+    if (status == 0) {
+        status = check_days(&book);
     }
     nw_book_free(&book);
     nw_labels_free(&reg);

@@ -52,6 +52,8 @@ static void meta_line(struct nw_chapter *ch, char *line) {
         add_named(&ch->labels, &ch->nlabels, &ch->labels_cap, fld[0], at);
     } else if (strcmp(kind[0], "cite") == 0) {
         add_named(&ch->cites, &ch->ncites, &ch->cites_cap, fld[0], at);
+    } else if (strcmp(kind[0], "day") == 0) {
+        add_named(&ch->days, &ch->ndays, &ch->days_cap, fld[0], at);
     }
 }
 
@@ -87,6 +89,7 @@ void nw_meta_free(struct nw_chapter *ch) {
     free_named(ch->roots, ch->nroots);
     free_named(ch->labels, ch->nlabels);
     free_named(ch->cites, ch->ncites);
+    free_named(ch->days, ch->ndays);
     memset(ch, 0, sizeof *ch);
 }
 

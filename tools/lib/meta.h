@@ -4,7 +4,8 @@
  *   build/meta/NAME.tsv, NAME.lines   chapter-meta: the chapter's title,
  *       file roots and snippet labels, a line each: KIND<TAB>VALUE, and in
  *       .lines a third field, the line of the .nw file it comes from, and
- *       the labels of other chapters that the prose cites (KIND cite);
+ *       the labels of other chapters that the prose cites (KIND cite),
+ *       and the chapters it names as "day N" (KIND day, VALUE N);
  *   chapters/labels.tsv   the label registry, kept by hand: every label the
  *       book has published, and what replaced a retired one;
  *   build/md/NAME.chunks   chapter-md: every piece of every code chunk of
@@ -32,8 +33,9 @@ struct nw_chapter {
     char *title; /* the first title line, or the name where there is none */
     struct nw_named *roots, *labels; /* each in the chapter's order */
     struct nw_named *cites; /* .lines only: [[<<label>>]] of other chapters */
-    size_t nroots, nlabels, ncites;
-    size_t roots_cap, labels_cap, cites_cap;
+    struct nw_named *days;  /* .lines only: "day N" in the prose, name N */
+    size_t nroots, nlabels, ncites, ndays;
+    size_t roots_cap, labels_cap, cites_cap, days_cap;
 };
 
 /* Reads a META file. Returns 0, or -1 having said why on stderr. */

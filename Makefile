@@ -87,6 +87,8 @@ which = $(firstword $(wildcard $(if $(findstring /,$(1)),$(1),\
 NOTANGLE_BIN := $(or $(call which,$(NOTANGLE)),/usr/bin/$(NOTANGLE))
 PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/$(PANDOC))
 GNUPLOT_BIN := $(or $(call which,gnuplot),/usr/bin/gnuplot)
+# The figures' compiler: make's own default, g++, from Debian's g++.
+CXX_BIN := $(or $(call which,$(CXX)),/usr/bin/$(CXX))
 # Search runs lunr in the browser; the page loads Debian's copy from its folder.
 LUNR_JS ?= /usr/share/javascript/lunr/lunr.min.js
 HAVE_NVCC := $(call which,$(NVCC))
@@ -224,6 +226,8 @@ $(PANDOC_BIN):
 	$(Q)tools/need $(PANDOC) pandoc
 $(GNUPLOT_BIN):
 	$(Q)tools/need gnuplot gnuplot-nox
+$(CXX_BIN):
+	$(Q)tools/need $(CXX) g++
 $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
@@ -397,7 +401,7 @@ $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 # the chapter's root, and leaves the last good figure in place.
 FIG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -pedantic -O1 -Itools/figure
 FIG_HDR := $(wildcard tools/figure/*.hpp)
-$(B)/fig/fig-%: $(B)/src/fig-%.cpp $(FIG_HDR) | $(B)/fig
+$(B)/fig/fig-%: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(B)/fig
 	$(call say,CXX,$@)
 	$(Q)$(TRAP)$(CXX) $(FIG_CXXFLAGS) -o $@.tmp $(B)/lsrc/fig-$*.cpp && mv -f $@.tmp $@
 $(B)/html/fig/%.svg: $(B)/fig/fig-% | $(B)/html/fig

@@ -27,6 +27,10 @@
 #   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
 #   build/snippets.tsv, build/meta/*.nwpipe --index-pages--> labels.html,
 #                    chunks.html
+#   build/lsrc/fig-FIG.cpp --c++ (tools/figure/svg.hpp)--> build/fig/fig-FIG
+#     --run--> build/html/fig/FIG.svg                       (a figure, drawn
+#                                                            from the chapter's
+#                                                            constants)
 #   build/html/NAME.html + build/md/NAME.chunks --search-index-->
 #                    build/html/search-index.js
 #   build/meta/NAME.nwpipe --notebook-md | pandoc--> build/notebooks/NAME.ipynb
@@ -83,6 +87,8 @@ which = $(firstword $(wildcard $(if $(findstring /,$(1)),$(1),\
 NOTANGLE_BIN := $(or $(call which,$(NOTANGLE)),/usr/bin/$(NOTANGLE))
 PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/$(PANDOC))
 GNUPLOT_BIN := $(or $(call which,gnuplot),/usr/bin/gnuplot)
+# The figures' compiler: make's own default, g++, from Debian's g++.
+CXX_BIN := $(or $(call which,$(CXX)),/usr/bin/$(CXX))
 # Search runs lunr in the browser; the page loads Debian's copy from its folder.
 LUNR_JS ?= /usr/share/javascript/lunr/lunr.min.js
 HAVE_NVCC := $(call which,$(NVCC))
@@ -148,6 +154,10 @@ endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
 # The programs the chapters compile.
 COMPILED := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
+# The figures they draw: root fig-FIG.cpp, drawn as html/fig/FIG.svg, and
+# the chapter of each (FIGCH.FIG), for messages.
+FIGURES := $(foreach c,$(CHAPTERS),$(FIGS.$(c)))
+$(foreach c,$(CHAPTERS),$(foreach f,$(FIGS.$(c)),$(eval FIGCH.$(f) := $(c))))
 # $(call fits,PROGS): those that run on a T4 and so have a T4 fit. One
 # built for a later GPU (ARCH.PROG in tools/compile.mk) says so and exits
 # 77 there.
@@ -192,7 +202,8 @@ fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHA
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
-      $(CHARTS) $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
+      $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
+      $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
 notebooks: $(NOTEBOOKS)
 
 no-nvcc:
@@ -215,6 +226,8 @@ $(PANDOC_BIN):
 	$(Q)tools/need $(PANDOC) pandoc
 $(GNUPLOT_BIN):
 	$(Q)tools/need gnuplot gnuplot-nox
+$(CXX_BIN):
+	$(Q)tools/need $(CXX) g++
 $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
@@ -386,6 +399,27 @@ $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 	$(call say,CHART,$@)
 	$(Q)$(TRAP)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@
 
+# A figure, drawn at build time from the chapter's own constants: the
+# chapter's root fig-FIG.cpp is a host C++17 program (no nvcc needed) that
+# includes the constants chunks the figure depends on and the drawing
+# helpers of tools/figure/svg.hpp, and writes the SVG to stdout. It is
+# compiled from its #line copy, so that errors name the chapter's lines; a
+# program that fails, or writes no <svg>, stops make with one line naming
+# the chapter's root, and leaves the last good figure in place.
+FIG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -pedantic -O1 -Itools/figure
+FIG_HDR := $(wildcard tools/figure/*.hpp)
+$(B)/fig/fig-%: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(B)/fig
+	$(call say,CXX,$@)
+	$(Q)$(TRAP)$(CXX) $(FIG_CXXFLAGS) -o $@.tmp $(B)/lsrc/fig-$*.cpp && mv -f $@.tmp $@
+$(B)/html/fig/%.svg: $(B)/fig/fig-% | $(B)/html/fig
+	$(call say,FIGURE,$@)
+	$(Q)$(TRAP)where="chapters/$(FIGCH.$*).nw:$$(awk -F'\t' '$$1 == "root" && $$2 == "fig-$*.cpp" { print $$3 }' \
+	  $(B)/meta/$(FIGCH.$*).lines)"; \
+	$< > $@.tmp || { echo "$$where: figure <<fig-$*.cpp>> failed (exit $$?)" >&2; exit 1; }; \
+	[ "$$(head -c 4 $@.tmp)" = '<svg' ] || \
+	  { echo "$$where: figure <<fig-$*.cpp>> wrote no SVG to stdout (it must begin <svg)" >&2; exit 1; }; \
+	mv -f $@.tmp $@
+
 $(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(TRAP)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
 
@@ -467,9 +501,11 @@ $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(notebook-md) tools/compile
 	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) --) \
 	  > $@.tmp && mv -f $@.tmp $@
 
-$(B)/notebooks/%.ipynb: $(B)/md/%.nb.md | $(PANDOC_BIN) $(B)/notebooks
+# The chapter's figures go into the notebook as attachments, from html/.
+$(B)/notebooks/%.ipynb: $(B)/md/%.nb.md $$(addprefix $(B)/html/fig/,$$(addsuffix .svg,$$(FIGS.$$*))) \
+                        | $(PANDOC_BIN) $(B)/notebooks
 	$(call say,IPYNB,$@)
-	$(Q)$(TRAP)$(PANDOC) --from markdown --to ipynb --preserve-tabs $< \
+	$(Q)$(TRAP)$(PANDOC) --from markdown --to ipynb --preserve-tabs --resource-path=$(B)/html $< \
 	  | awk '/^   "id": "[-0-9a-f]*"/ { sub(/"id": "[-0-9a-f]*"/, "\"id\": \"cell-" ++n "\"") } 1' \
 	  > $@.tmp && mv -f $@.tmp $@
 
@@ -566,11 +602,13 @@ BUNDLED_TOOLS := tools/evidence/tcheck.c tools/evidence/gpuinfo.c tools/evidence
 # Always written anew: the bundle names the book's commit, which a record
 # there stamps into every transcript, and that changes with no file here.
 dist: $(DIST).tar.gz
-$(DIST).tar.gz: $(addprefix $(B)/src/,$(ROOTS)) tools/evidence/bundle.mk tools/compile.mk \
+# The programs' files only: the figures are drawn here, not there.
+BUNDLED_ROOTS = $(filter-out fig-%.cpp,$(ROOTS))
+$(DIST).tar.gz: $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) tools/evidence/bundle.mk tools/compile.mk \
                 $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*.ncu evidence/*/*.txt) FORCE
 	$(call say,DIST,$@)
 	$(Q)$(TRAP)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
-	cp $(addprefix $(B)/src/,$(ROOTS)) $(DIST)/src/ && \
+	cp $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) $(DIST)/src/ && \
 	cp $(BUNDLED_TOOLS) $(DIST)/tools/ && \
 	cp tools/evidence/bundle.mk $(DIST)/Makefile && cp tools/compile.mk $(DIST)/ && \
 	cp -R evidence $(DIST)/ && \
@@ -591,5 +629,6 @@ clean:
 	rm -rf $(B)
 
 $(B)/tools $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
-$(B)/html $(B)/html/src $(B)/deps $(B)/fit $(B)/notebooks $(B)/html/notebooks:
+$(B)/html $(B)/html/src $(B)/deps $(B)/fit $(B)/notebooks $(B)/html/notebooks \
+$(B)/fig $(B)/html/fig:
 	$(Q)mkdir -p $@

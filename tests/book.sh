@@ -331,6 +331,126 @@ check_contract() { # CONTRACT USES
     }' "$1" "$2"
 }
 
+# Figures (html/fig/NAME.svg, drawn by a chapter's root fig-NAME.cpp): every
+# figure a chapter draws is on its page, with alt text, and every figure a
+# page shows is well-formed SVG that scales to the column (a viewBox, no
+# width), has a dark theme, and keeps its text legible on a phone: at least
+# 10 px where the column is 320 px wide.
+check_svg() { # SVG: prints what is wrong with it, nothing where all is well
+    local svg=$1
+    if [ ! -s "$svg" ]; then echo "missing or empty"; return; fi
+    if command -v xmllint >/dev/null 2>&1; then
+        xmllint --noout "$svg" 2>/dev/null || { echo "not well-formed XML"; return; }
+    fi
+    awk '
+        { doc = doc $0 " " }
+        END {
+            if (!match(doc, /<svg[^>]*>/)) { print "no <svg> element"; exit }
+            root = substr(doc, RSTART, RLENGTH)
+            if (!match(root, /viewBox="[-0-9. ]*"/)) { print "no viewBox"; exit }
+            split(substr(root, RSTART + 9, RLENGTH - 10), vb, " ")
+            if (vb[3] <= 0) { print "a viewBox of no width"; exit }
+            if (root ~ / (width|height)="/) { print "a fixed width or height on <svg>"; exit }
+            if (index(doc, "@media (prefers-color-scheme: dark)") == 0) { print "no dark-theme style"; exit }
+            rest = doc
+            while (match(rest, /font-size="[0-9.]+"/)) {
+                size = substr(rest, RSTART + 11, RLENGTH - 12) + 0
+                if (size * 320 / vb[3] < 10) {
+                    printf "text of %g units in %g is under 10 px at 320 px wide\n", size, vb[3]; exit
+                }
+                rest = substr(rest, RSTART + RLENGTH)
+            }
+        }' "$svg"
+}
+for ch in "${chapters[@]}"; do
+    page=$B/html/$ch.html
+    figs=$(awk -v c="$ch" '$1 == "FIGS." c { for (i = 3; i <= NF; i++) print $i }' "$B/book.mk")
+    for f in $figs; do
+        if grep -q "<img src=\"fig/$f.svg\"" "$page"; then
+            pass "figure $f is on $ch.html"
+        else
+            fail "figure $f is on $ch.html" "no <img src=\"fig/$f.svg\"> on the page"
+        fi
+    done
+    # Each image of a figure on the page: its alt text, then its SVG.
+    tr '\n' ' ' <"$page" | grep -oE '<img src="fig/[^"]*"[^>]*>' | while read -r img; do
+        f=$(echo "$img" | sed -E 's/^<img src="fig\/([^"]*)\.svg".*/\1/')
+        if ! echo "$img" | grep -qE 'alt="[^"]*[A-Za-z][^"]*"'; then
+            fail "figure $f on $ch.html has alt text" "the <img> has no alt text"
+        else
+            pass "figure $f on $ch.html has alt text"
+        fi
+        why=$(check_svg "$B/html/fig/$f.svg")
+        if [ -n "$why" ]; then
+            fail "figure $f.svg" "$why"
+        else
+            pass "figure $f.svg: well-formed, a viewBox, both themes, legible at phone width"
+        fi
+    done
+done
+# The checks themselves, on SVGs each of them must refuse.
+good='<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 100"><style>@media (prefers-color-scheme: dark) { }</style><text font-size="20">a</text></svg>'
+while IFS='|' read -r what from to; do
+    printf '%s\n' "${good/"$from"/"$to"}" >"$tmp/bad.svg"
+    if [ -n "$(check_svg "$tmp/bad.svg")" ]; then
+        pass "figure check refuses $what"
+    else
+        fail "figure check refuses $what" "it passed"
+    fi
+done <<'EOF_BAD'
+an SVG without a viewBox| viewBox="0 0 640 100"|
+a fixed width|viewBox=|width="640" viewBox=
+no dark theme|prefers-color-scheme: dark|prefers-color-scheme: light
+text too small for a phone|font-size="20"|font-size="12"
+malformed XML|</svg>|</svg
+EOF_BAD
+printf '%s\n' "$good" >"$tmp/good.svg"
+if [ -z "$(check_svg "$tmp/good.svg")" ]; then
+    pass "figure check takes a good SVG"
+else
+    fail "figure check takes a good SVG" "$(check_svg "$tmp/good.svg")"
+fi
+
+# A figure program that fails, or writes no SVG, stops make with one line
+# naming the chapter's root, and no figure is left half-written.
+fixture=tests/fixtures/figure.nw
+fb=$tmp/figbook
+scratch_book "$fb"
+rm -f "$fb"/chapters/*.nw
+: >"$fb/chapters/labels.tsv"
+line=$(grep -n '^<<fig-square.cpp>>=' "$fixture" | cut -d: -f1)
+for case in fails:'return 1;' silent:'return 0;'; do
+    name=${case%%:*} body=${case#*:}
+    sed "s#// THE_END#$body#" "$fixture" >"$fb/chapters/figure.nw"
+    make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
+        fail "a figure that $name stops make" "make succeeded"
+    elif ! grep -q "^chapters/figure.nw:$line: figure <<fig-square.cpp>> " "$tmp/err"; then
+        fail "a figure that $name stops make" "stderr: $(head -c 300 "$tmp/err")"
+    elif [ -n "$(ls -A "$fb/build/html/fig" 2>/dev/null)" ]; then
+        fail "a figure that $name stops make" "build/html/fig holds $(ls "$fb/build/html/fig")"
+    else
+        pass "a figure that $name stops make with chapters/figure.nw:$line"
+    fi
+done
+# As it is, the fixture draws its figure; out of the book, the figure goes.
+cp "$fixture" "$fb/chapters/figure.nw"
+if make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>&1 &&
+   [ -e "$fb/build/html/fig/square.svg" ] && [ -z "$(check_svg "$fb/build/html/fig/square.svg")" ]; then
+    pass "the fixture's figure is drawn"
+else
+    fail "the fixture's figure is drawn" "$(head -3 "$tmp/out")"
+fi
+rm -f "$fb/chapters/figure.nw"
+cp tests/fixtures/escape.nw "$fb/chapters/"
+make -s -C "$fb" CHAPTERS=escape html >"$tmp/out" 2>&1
+if [ -e "$fb/build/html/fig/square.svg" ] || [ -e "$fb/build/fig/fig-square" ]; then
+    fail "a chapter's figure goes with the chapter" "build/html/fig/square.svg or build/fig/fig-square is still there"
+else
+    pass "a chapter's figure goes with the chapter"
+fi
+
 # The book's pages, the scratch book's with a retired label and quotes, and
 # the book built without nvcc (its values not computed).
 contract=styles/classes.tsv

@@ -49,7 +49,7 @@
 /* The names the book takes as file roots, as README states them. */
 static const char kRootRule[] =
     "a file root is a file name with no directory and no blank, of type "
-    ".cu, .cuh or .h";
+    ".cu, .cuh or .h, or a figure, fig-NAME.cpp";
 
 static const char kBom[] = "\xEF\xBB\xBF"; /* U+FEFF in UTF-8 */
 
@@ -242,10 +242,18 @@ static int check_root(struct lint *l, const struct nw_chunk *c) {
         report(l, c->line, "file root <<%s>> names a directory; %s", name,
                kRootRule);
     } else if (nw_is_file_name(name)) {
-        if (!nw_is_known_file_type(name)) {
+        const char *dot = strrchr(name, '.');
+        if (dot != NULL && strcmp(dot, ".cpp") == 0 &&
+            !nw_is_figure_root(name)) {
+            report(l, c->line,
+                   "file root <<%s>>: a .cpp root is a figure, named "
+                   "fig-NAME.cpp with NAME of lowercase letters, digits and "
+                   "single hyphens",
+                   name);
+        } else if (!nw_is_known_file_type(name)) {
             report(l, c->line,
                    "file root <<%s>> is not a type the book builds "
-                   "(.cu, .cuh, .h)",
+                   "(.cu, .cuh, .h, fig-NAME.cpp)",
                    name);
         }
     } else if (strpbrk(name, " \t") != NULL && ends_like_file(name)) {

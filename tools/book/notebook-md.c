@@ -8,8 +8,9 @@
  * notebook holds, in this order:
  *   - the chapter's prose as Markdown cells, one per section, each code
  *     chunk shown in its place as in the book (name, = or +=, its code);
- *   - for every file root, a cell that writes the tangled file from SRCDIR
- *     (%%writefile);
+ *   - for every file root but a figure's (fig-NAME.cpp, drawn by the
+ *     book's build, not run in the notebook), a cell that writes the
+ *     tangled file from SRCDIR (%%writefile);
  *   - for every program, a cell with the book's compile line (the same text
  *     the page prints, from tools/compile.mk), a cell that runs it and keeps
  *     its output and exit status;
@@ -283,7 +284,8 @@ static int file_cells(const struct nw_doc *doc, const char *srcdir) {
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         if (!c->is_code || c->name == NULL || c->piece != 1 ||
-            !nw_is_file_name(c->name) || nw_is_used(doc, c->name)) {
+            !nw_is_file_name(c->name) || nw_is_used(doc, c->name) ||
+            nw_is_figure_root(c->name)) {
             continue;
         }
         if (!safe_name(c->name)) {

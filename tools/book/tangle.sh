@@ -24,7 +24,8 @@
 # What the book no longer has goes: the files of a root a chapter stopped
 # tangling, and every output of a chapter no longer in the book. Last,
 # BUILD/chapters.list names the book's chapters, and BUILD/book.mk their
-# roots and programs for make, each changed only when they change.
+# roots, programs (ROOT.cu) and figures (fig-NAME.cpp, drawn as
+# html/fig/NAME.svg) for make, each changed only when they change.
 #
 # Environment: MARKUP, NT (noweb's), CHAPTER_META, SNIPPET_MARKS and
 # SNIPPETS (the book's tools).
@@ -103,6 +104,8 @@ drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
     case $r in
         *.cu) rm -rf "$b/bin/${r%.cu}" "$b/fit/${r%.cu}".* "$b/values/${r%.cu}" \
                   "$b/charts/${r%.cu}" "$b/html/charts/${r%.cu}" ;;
+        fig-*.cpp) local f=${r%.cpp}
+                   rm -f "$b/fig/$f" "$b/html/fig/${f#fig-}.svg" ;;
     esac
 }
 for c in "${read[@]}"; do
@@ -134,11 +137,13 @@ done
 echo "${book[*]}" >"$work/chapters.list"
 cmp -s "$work/chapters.list" "$b/chapters.list" ||
     mv -f "$work/chapters.list" "$b/chapters.list"
-# What make reads of the book: each chapter's roots and programs.
+# What make reads of the book: each chapter's roots, programs and figures.
 for c in "${book[@]}"; do
     roots=$(roots_of "$b/meta/$c.lines" | tr '\n' ' ')
     progs=$(roots_of "$b/meta/$c.lines" | sed -n 's/\.cu$//p' | tr '\n' ' ')
     echo "ROOTS.$c := ${roots% }"
+    figs=$(roots_of "$b/meta/$c.lines" | sed -n 's/^fig-\(.*\)\.cpp$/\1/p' | tr '\n' ' ')
     echo "PROGS.$c := ${progs% }"
+    echo "FIGS.$c := ${figs% }"
 done >"$work/book.mk"
 cmp -s "$work/book.mk" "$b/book.mk" || mv -f "$work/book.mk" "$b/book.mk"

@@ -27,7 +27,26 @@ int nw_is_phrase(const char *name) {
     return strchr(name, ' ') != NULL && !isspace((unsigned char)name[0]);
 }
 
+int nw_is_figure_root(const char *name) {
+    static const char prefix[] = "fig-", suffix[] = ".cpp";
+    size_t n = strlen(name), np = sizeof prefix - 1, ns = sizeof suffix - 1;
+    if (n <= np + ns || strncmp(name, prefix, np) != 0 ||
+        strcmp(name + n - ns, suffix) != 0) {
+        return 0;
+    }
+    char stem[256];
+    if (n - np - ns >= sizeof stem) {
+        return 0;
+    }
+    memcpy(stem, name + np, n - np - ns);
+    stem[n - np - ns] = '\0';
+    return nw_is_label(stem);
+}
+
 int nw_is_known_file_type(const char *name) {
+    if (nw_is_figure_root(name)) {
+        return 1;
+    }
     static const char *const types[] = {".cu", ".cuh", ".h"};
     const char *dot = strrchr(name, '.');
     if (dot == NULL || dot == name) {

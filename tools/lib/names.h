@@ -19,8 +19,13 @@
 int nw_is_label(const char *name);
 int nw_is_file_name(const char *name);
 int nw_is_phrase(const char *name);
-/* The type of a file root we know how to build: .cu, .cuh or .h. */
+/* The type of a file root we know how to build: .cu, .cuh or .h, or a
+ * figure (below). */
 int nw_is_known_file_type(const char *name);
+/* A figure's root: fig-NAME.cpp, NAME of lowercase letters, digits and
+ * single hyphens (a label). A host C++17 program that writes the figure,
+ * an SVG, to stdout; make draws it as html/fig/NAME.svg. */
+int nw_is_figure_root(const char *name);
 
 /* The anchor of piece k of a chunk: the label itself (label-2, ...), or
  * "chunk-" / "file-" and a slug of the name. Writes at most size bytes. */

@@ -573,9 +573,10 @@ static void put_value(const struct program *p, const struct kernel *k,
 }
 
 /* The T4's published figures, which the prose quotes beside the fit:
- * its SMs, the memory a program may use of its 16 GB, and its memory
- * bandwidth (NVIDIA's T4 datasheet: 320 GB/s; 40 SMs; 15 GiB usable). */
-enum { kT4Sms = 40, kT4MemoryGib = 15, kT4DramGbs = 320 };
+ * its SMs, the memory a program may use of its 16 GB, its memory
+ * bandwidth (NVIDIA's T4 datasheet: 320 GB/s; 40 SMs; 15 GiB usable) and
+ * its L2 cache (the Turing architecture whitepaper: 4096 KB for TU104). */
+enum { kT4Sms = 40, kT4MemoryGib = 15, kT4DramGbs = 320, kT4L2Mib = 4 };
 
 static void put_device_values(void) {
     static const struct {
@@ -585,6 +586,7 @@ static void put_device_values(void) {
         {"t4_sms", kT4Sms},
         {"t4_memory_gib", kT4MemoryGib},
         {"t4_dram_gbs", kT4DramGbs},
+        {"t4_l2_mib", kT4L2Mib},
     };
     for (size_t i = 0; i < sizeof kFigures / sizeof kFigures[0]; ++i) {
         printf("%s\t%d\tthe Tesla T4's published figures\n", kFigures[i].name,

@@ -17,7 +17,8 @@
  * Transcripts are read with tcheck's reader (tools/evidence/transcript.h).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "nwpipe.h"
+#include "escape.h"
+#include "util.h"
 #include "transcript.h"
 
 #include <stdlib.h>

@@ -154,24 +154,23 @@ COMPILED := $(foreach c,$(CHAPTERS),$(PROGS.$(c)))
 fits = $(foreach p,$(1),$(if $(ARCH.$(p)),,$(p)))
 # Profiles: evidence/PROG.ncu names kernels of PROG and the counters Nsight
 # Compute is to read of them (tools/evidence/ncu-run.sh documents it);
-# $(B)/bin/PROG-ncu runs it, and to the evidence it is one more program,
-# PROG-ncu, with an expectation and transcripts. One joins the checked
-# programs once make profile has made evidence/PROG-ncu/, so that a spec
+# $(B)/bin/PROG_ncu runs it, and to the evidence it is one more program,
+# PROG_ncu, with an expectation and transcripts. One joins the checked
+# programs once make profile has made evidence/PROG_ncu/, so that a spec
 # with nothing recorded yet fails no lint.
 # (A spec for a program no chapter builds is left out here, and the
 # evidence lint names it.)
-PROFILES := $(filter $(COMPILED:%=%-ncu),$(patsubst evidence/%.ncu,%-ncu,$(wildcard evidence/*.ncu)))
+PROFILES := $(filter $(COMPILED:%=%_ncu),$(patsubst evidence/%.ncu,%_ncu,$(wildcard evidence/*.ncu)))
 # The programs whose output evidence/ holds: record, accept, compare and
 # make check take these.
 PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence/$(p)/),$(p))))
 
 # The values the prose quotes, [[=spmv.warp_ms]], and that its claims are
 # held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
-# named holes of every transcript of a program (evidence/PROG/GPU.txt), as
-# tcheck quotes reads them.
-# (A profile's program, PROG-ncu, is not a name a quote can spell.)
+# named holes of every transcript of a program or a profile
+# (evidence/PROG/GPU.txt), as tcheck quotes reads them.
 VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
-            $(foreach p,$(COMPILED),$(wildcard evidence/$(p)/*.txt))) \
+            $(foreach p,$(COMPILED) $(PROFILES),$(wildcard evidence/$(p)/*.txt))) \
           $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.tsv,$(call fits,$(COMPILED))))
 
 # A chart for every transcript of a program that says what to draw
@@ -184,10 +183,10 @@ chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
              $(foreach p,$(1),$(call charted,$(p))))
 
 .PHONY: all tangle programs fit html notebooks check clean no-nvcc no-fit cite
-all: tangle html $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
+all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
-programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%)
+programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(B)/stamp/names
 fit: $(patsubst %,$(B)/values/%/tesla-t4.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
@@ -300,13 +299,22 @@ empty :=
 space := $(empty) $(empty)
 ROOT_FROM_BIN := $(strip $(if $(or $(filter /%,$(B)),$(findstring ..,$(B))),$(CURDIR),\
   $(subst $(space),/,$(patsubst %,..,$(filter-out .,$(subst /, ,$(B)/bin))))))
-$(B)/bin/%-ncu: evidence/%.ncu | $(B)/bin
+$(B)/bin/%_ncu: evidence/%.ncu | $(B)/bin
 	$(call say,SCRIPT,$@)
 	$(Q)$(TRAP)printf '%s\n' '#!/bin/sh' \
-	  '# $*-ncu: the counters evidence/$*.ncu names, of $*; written by make.' \
+	  '# $*_ncu: the counters evidence/$*.ncu names, of $*; written by make.' \
 	  'd=$$(dirname "$$0")' \
 	  'exec sh "$$d/$(ROOT_FROM_BIN)/tools/evidence/ncu-run.sh" "$$d/$(ROOT_FROM_BIN)/evidence/$*.ncu" "$$d/$*"' \
 	  > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+
+# No program of the book takes the name of a profile, PROG_ncu, checked
+# once book.mk says which programs the chapters build.
+$(B)/stamp/names: $(wildcard evidence/*.ncu) $(B)/book.mk $(LIST_CHANGED) | $(B)/stamp
+	$(Q)for p in $(filter $(COMPILED),$(PROFILES)); do \
+	  echo "evidence/$${p%_ncu}.ncu:1: its profile is named $$p, as a program of the book is; rename the program" >&2; \
+	  exit 1; \
+	done; \
+	touch $@
 
 # --- The T4 fit --------------------------------------------------------------
 # How each kernel fits a Tesla T4, from its sm_75 code and no GPU: a compile
@@ -496,7 +504,7 @@ env-name = $(subst -,_,$(subst .,_,$(1)))
 # A profile's is its program's: the code that ncu measured.
 PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence NVCC='$(NVCC)' \
   $(foreach p,$(COMPILED),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))') \
-  $(foreach p,$(PROFILES),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p:%-ncu=%))') \
+  $(foreach p,$(PROFILES),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p:%_ncu=%))') \
   sh tools/evidence/progcheck.sh
 
 $(TCHECK): tools/evidence/tcheck.c | $(B)/tools
@@ -513,7 +521,7 @@ FORCE:
 # them into place. Nothing in evidence/ is overwritten by a run.
 record: programs $(TCHECK) $(GPUINFO)
 	@$(PROGCHECK) --count record $(SELECTED)
-# The same for the profiles (or PROG=x-ncu): each program run under Nsight
+# The same for the profiles (or PROG=x_ncu): each program run under Nsight
 # Compute, as its evidence/PROG.ncu says; then make accept.
 profile: programs $(TCHECK) $(GPUINFO)
 	@$(PROGCHECK) --count record $(if $(strip $(PROG)),$(PROG),$(PROFILES))
@@ -525,7 +533,6 @@ accept: $(TCHECK) $(claims) $(LINES)
 	  for t in evidence/$$p/*.txt.pending; do \
 	    [ -e "$$t" ] || continue; \
 	    e=evidence/$$p.expect; [ -e $$e.pending ] && e=$$e.pending; \
-	    case $$p in *-ncu) continue ;; esac; \
 	    g=$$(basename $$t .txt.pending); v=$(B)/accept/$$p-$$g.tsv; \
 	    mkdir -p $(B)/accept; trap 'rm -f $$v $$v.out' EXIT; \
 	    $(TCHECK) quotes $$e $$t > $$v || exit 1; \

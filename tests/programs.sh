@@ -58,7 +58,7 @@ missing=
 for p in "${programs[@]}"; do
     # A profile's program is its spec, run by ncu-run.sh.
     if [[ " ${PROFILES:-} " == *" $p "* ]]; then
-        [ -f "$bundle/evidence/${p%-ncu}.ncu" ] || missing="$missing evidence/${p%-ncu}.ncu"
+        [ -f "$bundle/evidence/${p%_ncu}.ncu" ] || missing="$missing evidence/${p%_ncu}.ncu"
     else
         [ -f "$bundle/src/$p.cu" ] || missing="$missing src/$p.cu"
     fi

@@ -36,7 +36,7 @@ HAVE_NVCC := $(shell command -v $(NVCC) 2>/dev/null)
 # The compile line each transcript records, as the book prints it.
 env-name = $(subst -,_,$(subst .,_,$(1)))
 # A profile records the compile line of the program it profiles.
-compiled = $(if $(filter $(1),$(PROFILES)),$(1:%-ncu=%),$(1))
+compiled = $(if $(filter $(1),$(PROFILES)),$(1:%_ncu=%),$(1))
 COMPILE_ENV = $(foreach p,$(sort $(SELECTED) $(PROFILES)),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(call compiled,$(p)))')
 
 PROGCHECK = TOOLS=tools BIN=bin EVIDENCE=evidence NVCC='$(NVCC)' COMMIT='$(COMMIT)' \
@@ -62,7 +62,7 @@ bin/%: src/%.cu compile.mk
 	$(call compile-cmd,$*,$@,$<)
 
 # A profile's program: tools/ncu-run.sh over its spec and bin/PROG.
-bin/%-ncu: evidence/%.ncu
+bin/%_ncu: evidence/%.ncu
 	@mkdir -p bin
 	@printf '%s\n' '#!/bin/sh' 'd=$$(dirname "$$0")' \
 	  'exec sh "$$d/../tools/ncu-run.sh" "$$d/../evidence/$*.ncu" "$$d/$*"' >$@.tmp && \

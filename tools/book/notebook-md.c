@@ -375,14 +375,8 @@ static int check_cells(const struct program *p, const char *tcheck,
         }
     }
     snprintf(buf, sizeof buf,
-             "status=$(cat %s.status)\n"
-             "if [ \"$status\" = 77 ]; then\n"
-             "    echo \"SKIP %s: this GPU cannot run it; the last line it "
-             "printed on stderr says why\"\n"
-             "else\n"
-             "    ./tcheck check evidence/%s.expect evidence/%s %s.out "
-             "\"$status\"\n"
-             "fi\n",
+             "./tcheck check -n %s evidence/%s.expect evidence/%s %s.out "
+             "\"$(cat %s.status)\"\n",
              p->name, p->name, p->name, p->name, p->name);
     code_cell("%%bash", buf);
     return 0;

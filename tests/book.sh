@@ -284,6 +284,25 @@ printf '# Clash\n\n<<runs_ncu.cu>>=\nint main() { return 0; }\n@\n' >"$tmp/book/
 KEEP=1 expect_error "make rejects a program named as a profile, PROG_ncu" \
     "evidence/runs.ncu:1: its profile is named runs_ncu, as a program of the book is" CHAPTERS="$book clash" html
 rm -f "$tmp/book/chapters/clash.nw" "$tmp/book/evidence/runs.ncu"
+# A run taken away: a quote of its values fails, naming them; without the
+# quote its page loses it, and its script and values go.
+rm -f "$tmp/book/evidence/runs_twice.run"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1; then
+    fail "a quote of a run taken away fails the build" "make succeeded"
+elif ! grep -q 'chapters/runs.nw:[0-9]*: .*runs_twice.copies' "$tmp/out"; then
+    fail "a quote of a run taken away fails the build" "$(grep -m 1 -v TANGLE "$tmp/out")"
+else
+    pass "a quote of a run taken away fails the build"
+fi
+sed -i 's/ copy, run twice$/ copy./; /runs_twice.copies/d' "$tmp/book/chapters/runs.nw"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
+   ! grep -q '<code>./runs --twice</code>' "$page" && [ ! -e "$tmp/book/build/bin/runs_twice" ] &&
+   [ ! -e "$tmp/book/build/values/runs_twice" ]; then
+    pass "a run taken away leaves its page, and takes its script and values with it"
+else
+    fail "a run taken away leaves its page, and takes its script and values with it" \
+        "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')$(ls "$tmp/book/build/bin" "$tmp/book/build/values" | tr '\n' ' ')"
+fi
 
 # The class contract, styles/classes.tsv, against what writes and reads the
 # classes: prints one "WHERE<TAB>CLASS<TAB>ELEMENT" line for each class

@@ -35,7 +35,10 @@
 #                    build/html/search-index.js
 #   build/meta/NAME.nwpipe --notebook-md | pandoc--> build/notebooks/NAME.ipynb
 # Evidence: tools/evidence/progcheck.sh runs build/bin/PROG; tcheck holds its
-#   output to evidence/PROG.expect and evidence/PROG/GPU.txt.
+#   output to evidence/PROG.expect and evidence/PROG/GPU.txt. A run,
+#   evidence/RUN.run, is a program with arguments (build/bin/RUN), and a
+#   profile, evidence/PROG.ncu, one under Nsight Compute (build/bin/PROG_ncu):
+#   each one more program to the evidence.
 #
 # `make` builds the book, `make check` tests it. README.md says more.
 
@@ -164,24 +167,38 @@ $(foreach c,$(CHAPTERS),$(foreach f,$(FIGS.$(c)),$(eval FIGCH.$(f) := $(c))))
 fits = $(foreach p,$(1),$(if $(ARCH.$(p)),,$(p)))
 # Profiles: evidence/PROG.ncu names kernels of PROG and the counters Nsight
 # Compute is to read of them (tools/evidence/ncu-run.sh documents it);
-# $(B)/bin/PROG-ncu runs it, and to the evidence it is one more program,
-# PROG-ncu, with an expectation and transcripts. One joins the checked
-# programs once make profile has made evidence/PROG-ncu/, so that a spec
-# with nothing recorded yet fails no lint.
+# $(B)/bin/PROG_ncu runs it, and to the evidence it is one more program,
+# PROG_ncu, with an expectation and transcripts.
 # (A spec for a program no chapter builds is left out here, and the
 # evidence lint names it.)
-PROFILES := $(filter $(COMPILED:%=%-ncu),$(patsubst evidence/%.ncu,%-ncu,$(wildcard evidence/*.ncu)))
+PROFILES := $(filter $(COMPILED:%=%_ncu),$(patsubst evidence/%.ncu,%_ncu,$(wildcard evidence/*.ncu)))
+# Runs: evidence/RUN.run holds one line, PROG ARG..., a program of the book
+# and the arguments of a variant of it, such as an exercise's flag
+# (run-line in tools/compile.mk reads it); $(B)/bin/RUN runs it, and to the
+# evidence it is one more program, RUN, with an expectation and transcripts.
+# $(B)/stamp/names rejects a run whose name or line is wrong; until it is
+# put right it is left out here.
+RUN_FILES := $(wildcard evidence/*.run)
+NAME_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9 _
+# $(call without,TEXT,CHARS): TEXT with every one of CHARS taken out.
+without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
+run-ok = $(and $(if $(call without,$(1),$(NAME_CHARS)),,ok),$(filter-out $(COMPILED) $(PROFILES),$(1)),\
+           $(filter $(COMPILED),$(call run-prog,$(1))))
+RUNS := $(foreach r,$(RUN_FILES:evidence/%.run=%),$(if $(call run-ok,$(r)),$(r)))
+# $(call runs-of,PROGS): the runs of PROGS, each after its program's.
+runs-of = $(foreach p,$(1),$(foreach r,$(RUNS),$(if $(filter $(p),$(call run-prog,$(r))),$(r))))
 # The programs whose output evidence/ holds: record, accept, compare and
-# make check take these.
-PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES),$(if $(wildcard evidence/$(p)/),$(p))))
+# make check take these. A profile or a run joins them once make profile or
+# make record has made evidence/PROG/, so that one with nothing recorded
+# yet fails no lint.
+PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES) $(RUNS),$(if $(wildcard evidence/$(p)/),$(p))))
 
 # The values the prose quotes, [[=spmv.warp_ms]], and that its claims are
 # held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
-# named holes of every transcript of a program (evidence/PROG/GPU.txt), as
-# tcheck quotes reads them.
-# (A profile's program, PROG-ncu, is not a name a quote can spell.)
+# named holes of every transcript of a program, a profile or a run
+# (evidence/PROG/GPU.txt), as tcheck quotes reads them.
 VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
-            $(foreach p,$(COMPILED),$(wildcard evidence/$(p)/*.txt))) \
+            $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(wildcard evidence/$(p)/*.txt))) \
           $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))))
 
 # A chart for every transcript of a program that says what to draw
@@ -194,10 +211,10 @@ chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
              $(foreach p,$(1),$(call charted,$(p))))
 
 .PHONY: all tangle programs fit html notebooks check clean no-nvcc no-fit cite
-all: tangle html $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
+all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
-programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%)
+programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
 fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
@@ -313,13 +330,46 @@ empty :=
 space := $(empty) $(empty)
 ROOT_FROM_BIN := $(strip $(if $(or $(filter /%,$(B)),$(findstring ..,$(B))),$(CURDIR),\
   $(subst $(space),/,$(patsubst %,..,$(filter-out .,$(subst /, ,$(B)/bin))))))
-$(B)/bin/%-ncu: evidence/%.ncu | $(B)/bin
+$(B)/bin/%_ncu: evidence/%.ncu | $(B)/bin
 	$(call say,SCRIPT,$@)
 	$(Q)$(TRAP)printf '%s\n' '#!/bin/sh' \
-	  '# $*-ncu: the counters evidence/$*.ncu names, of $*; written by make.' \
+	  '# $*_ncu: the counters evidence/$*.ncu names, of $*; written by make.' \
 	  'd=$$(dirname "$$0")' \
 	  'exec sh "$$d/$(ROOT_FROM_BIN)/tools/evidence/ncu-run.sh" "$$d/$(ROOT_FROM_BIN)/evidence/$*.ncu" "$$d/$*"' \
 	  > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+
+# A run's program: a script that runs the program beside it with the
+# arguments evidence/RUN.run gives (tools/compile.mk writes it).
+$(RUNS:%=$(B)/bin/%): $(B)/bin/%: evidence/%.run | $(B)/stamp/names $(B)/bin
+	$(call say,SCRIPT,$@)
+	$(Q)$(TRAP)printf '%s\n' $(call run-script,$*) > $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
+
+# The names the evidence gives programs, checked once book.mk says which
+# programs the chapters build: a run's name is its own (lowercase letters,
+# digits and _, no program's or profile's) and its line names a program of
+# the book, with arguments a script may hold as they are; no program of the
+# book takes the name of a profile, PROG_ncu. One line says what is wrong.
+# What reads a run waits for this check (order-only), and is not remade
+# each time it passes.
+$(B)/stamp/names: $(RUN_FILES) $(wildcard evidence/*.ncu) $(B)/book.mk $(LIST_CHANGED) | $(B)/stamp
+	$(Q)bad() { echo "$$1:1: $$2" >&2; exit 1; }; \
+	for p in $(filter $(COMPILED),$(PROFILES)); do \
+	  bad "evidence/$${p%_ncu}.ncu" "its profile is named $$p, as a program of the book is; rename the program"; \
+	done; \
+	for f in $(RUN_FILES); do \
+	  r=$${f#evidence/}; r=$${r%.run}; \
+	  case $$r in *[!a-z0-9_]*) bad "$$f" "\"$$r\" is not a run's name: lowercase letters, digits and _" ;; esac; \
+	  case " $(COMPILED) $(PROFILES) " in *" $$r "*) \
+	    bad "$$f" "$$r is the name of a program of the book; give the run a name of its own" ;; esac; \
+	  prog=; args=; \
+	  [ "$$(awk 'END { print NR }' "$$f")" = 1 ] && { read -r prog args < "$$f" || :; }; \
+	  [ -n "$$prog" ] || bad "$$f" "want one line, PROG ARG...: a program of the book and its arguments"; \
+	  case " $(COMPILED) " in *" $$prog "*) ;; *) \
+	    bad "$$f" "$$prog is not a program of the book ($(COMPILED))" ;; esac; \
+	  case $$args in *[!-A-Za-z0-9_.,=:/+\ ]*) \
+	    bad "$$f" "an argument holds a character other than letters, digits and - _ . , = : / +" ;; esac; \
+	done; \
+	touch $@
 
 # --- The T4 fit --------------------------------------------------------------
 # How each kernel fits a Tesla T4, from its sm_75 code and no GPU: a compile
@@ -378,13 +428,30 @@ $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(QU
 
 $(B)/md/%.refs $(B)/md/%.chunks: $(B)/md/%.md ;
 
+# build/md/NAME.runs: the chapter's runs as last built, a word RUN:PROG:ARG...
+# each. It is written when they change (a run added, changed or taken
+# away), so that the page and the notebook follow, and a run taken away
+# takes its script, values and charts with it.
+chapter-runs = $(foreach r,$(call runs-of,$(PROGS.$(1))),$(r):$(subst $(space),:,$(call run-line,$(r))))
+same = $(and $(findstring x$(1),x$(2)),$(findstring x$(2),x$(1)))
+$(foreach c,$(CHAPTERS),$(eval $(B)/md/$(c).runs: \
+  $(if $(call same,$(strip $(file <$(B)/md/$(c).runs)),$(call chapter-runs,$(c))),,FORCE)))
+$(B)/md/%.runs: | $(B)/stamp/names $(B)/md
+	$(Q)for w in $(file <$@); do \
+	  r=$${w%%:*}; case " $(call runs-of,$(PROGS.$*)) " in *" $$r "*) ;; *) \
+	    rm -rf $(B)/bin/$$r $(B)/values/$$r $(B)/charts/$$r $(B)/html/charts/$$r ;; esac; \
+	done; \
+	$(TRAP)printf '%s\n' '$(call chapter-runs,$*)' > $@.tmp && mv -f $@.tmp $@
+
 # The programs' compile lines and recorded transcripts, shown after the code,
-# each transcript after its chart where it has one.
-$(B)/md/%.run.md: $(B)/meta/%.tsv $(run-md) tools/compile.mk \
-                  $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p/*.txt)) \
-                  $$(call chart-md,$$(PROGS.$$*)) | $(B)/md
+# each transcript after its chart where it has one; after a program's, its
+# runs' (-r), each with its command line.
+$(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
+                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p/*.txt evidence/$$p.run)) \
+                  $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
 	$(Q)$(TRAP)$(run-md) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
-	  $(wildcard evidence/$(p)/*.txt) --) > $@.tmp && mv -f $@.tmp $@
+	  $(wildcard evidence/$(p)/*.txt) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
+	    $(wildcard evidence/$(r)/*.txt) --)) > $@.tmp && mv -f $@.tmp $@
 
 # A chart of the values a transcript recorded, drawn at build time: evchart
 # finds them as evidence/PROG.chart says and writes a gnuplot script and the
@@ -489,16 +556,19 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 # --- Notebooks -------------------------------------------------------------
 # A chapter as a notebook for a free T4 GPU: the prose, the tangled files,
 # the compile line (with the nvcc on the notebook's PATH), a run and the
-# check. pandoc writes the JSON; the cell ids it makes up are replaced by
-# numbered ones, so that a notebook changes only when the chapter does.
+# check, and the same of each run of its programs (evidence/RUN.run).
+# pandoc writes the JSON; the cell ids it makes up are replaced by numbered
+# ones, so that a notebook changes only when the chapter does.
 
-$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(notebook-md) tools/compile.mk \
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(notebook-md) tools/compile.mk \
                  $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/evidence/tcheck.c) \
-                 $$(foreach p,$$(PROGS.$$*),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt)) \
-                 $$(QUOTED) | $(B)/md
+                 $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt evidence/$$p.run)) \
+                 $$(QUOTED) | $(B)/stamp/names $(B)/md
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
-	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) --) \
+	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) -- \
+	    $(foreach r,$(call runs-of,$(p)),-r '$(r)' '$(call run-args,$(r))' \
+	      $(wildcard evidence/$(r).expect) $(wildcard evidence/$(r)/*.txt) --)) \
 	  > $@.tmp && mv -f $@.tmp $@
 
 # The chapter's figures go into the notebook as attachments, from html/.
@@ -536,10 +606,12 @@ OUTPUT ?=
 SELECTED = $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))
 # Each program's compile line, as the transcript header records it.
 env-name = $(subst -,_,$(subst .,_,$(1)))
-# A profile's is its program's: the code that ncu measured.
+# A profile's is its program's, the code that ncu measured, and a run's
+# the program's it runs.
 PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence NVCC='$(NVCC)' \
   $(foreach p,$(COMPILED),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))') \
-  $(foreach p,$(PROFILES),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p:%-ncu=%))') \
+  $(foreach p,$(PROFILES),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p:%_ncu=%))') \
+  $(foreach p,$(RUNS),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(call run-prog,$(p)))') \
   sh tools/evidence/progcheck.sh
 
 $(TCHECK): tools/evidence/tcheck.c | $(B)/tools
@@ -551,12 +623,12 @@ $(GPUINFO): tools/evidence/gpuinfo.c | $(B)/tools
 
 .PHONY: record profile accept compare verify sanitize dist FORCE
 FORCE:
-# Run every program (or PROG=...) on this machine's GPU and write pending
-# transcripts and expectations beside the evidence; `make accept` moves
-# them into place. Nothing in evidence/ is overwritten by a run.
+# Run every program and every run (or PROG=...) on this machine's GPU and
+# write pending transcripts and expectations beside the evidence; `make
+# accept` moves them into place. Nothing in evidence/ is overwritten by a run.
 record: programs $(TCHECK) $(GPUINFO)
-	@$(PROGCHECK) --count record $(SELECTED)
-# The same for the profiles (or PROG=x-ncu): each program run under Nsight
+	@$(PROGCHECK) --count record $(if $(strip $(PROG)),$(PROG),$(PROGRAMS) $(filter-out $(PROGRAMS),$(RUNS)))
+# The same for the profiles (or PROG=x_ncu): each program run under Nsight
 # Compute, as its evidence/PROG.ncu says; then make accept.
 profile: programs $(TCHECK) $(GPUINFO)
 	@$(PROGCHECK) --count record $(if $(strip $(PROG)),$(PROG),$(PROFILES))
@@ -568,7 +640,6 @@ accept: $(TCHECK) $(claims) $(LINES)
 	  for t in evidence/$$p/*.txt.pending; do \
 	    [ -e "$$t" ] || continue; \
 	    e=evidence/$$p.expect; [ -e $$e.pending ] && e=$$e.pending; \
-	    case $$p in *-ncu) continue ;; esac; \
 	    g=$$(basename $$t .txt.pending); v=$(B)/accept/$$p-$$g.tsv; \
 	    mkdir -p $(B)/accept; trap 'rm -f $$v $$v.out' EXIT; \
 	    $(TCHECK) quotes $$e $$t > $$v || exit 1; \
@@ -587,9 +658,10 @@ verify: $(TCHECK)
 	@test -n "$(PROG)" -a -n "$(OUTPUT)" || \
 	  { echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; }
 	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
-# Every program's --quick sizes under compute-sanitizer's four tools.
+# Every program's --quick sizes under compute-sanitizer's four tools; a
+# profile or a run is its program, sanitized as such.
 sanitize: programs $(TCHECK)
-	@tools/evidence/sanitize.sh $(B)/bin $(filter-out $(PROFILES),$(SELECTED))
+	@tools/evidence/sanitize.sh $(B)/bin $(filter-out $(PROFILES) $(RUNS),$(SELECTED))
 
 # --- The GPU bundle ---------------------------------------------------------
 # For a machine with a GPU and nvcc but no noweb or pandoc (a notebook T4,
@@ -605,7 +677,8 @@ dist: $(DIST).tar.gz
 # The programs' files only: the figures are drawn here, not there.
 BUNDLED_ROOTS = $(filter-out fig-%.cpp,$(ROOTS))
 $(DIST).tar.gz: $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) tools/evidence/bundle.mk tools/compile.mk \
-                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*.ncu evidence/*/*.txt) FORCE
+                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*.ncu evidence/*.run evidence/*/*.txt) \
+                $(B)/stamp/names FORCE
 	$(call say,DIST,$@)
 	$(Q)$(TRAP)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
 	cp $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) $(DIST)/src/ && \
@@ -614,6 +687,7 @@ $(DIST).tar.gz: $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) tools/evidence/bundle.mk
 	cp -R evidence $(DIST)/ && \
 	{ echo 'PROGRAMS := $(PROGRAMS)'; \
 	  echo 'PROFILES := $(PROFILES)'; \
+	  echo 'RUNS := $(RUNS)'; \
 	  echo "COMMIT := $$(EVIDENCE=evidence sh tools/evidence/progcheck.sh commit)"; \
 	} > $(DIST)/programs.mk && \
 	tar -C $(B)/dist -czf $@.tmp book-gpu && mv -f $@.tmp $@
@@ -621,7 +695,7 @@ $(DIST).tar.gz: $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) tools/evidence/bundle.mk
 # --- Check -----------------------------------------------------------------
 
 check: all $(TCHECK) $(if $(HAVE_NVCC),$(GPUINFO))
-	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' CHAPTERS='$(CHAPTERS)' \
+	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' RUNS='$(RUNS)' CHAPTERS='$(CHAPTERS)' \
 	  FITS='$(call fits,$(COMPILED))' NOFIT='$(filter-out $(call fits,$(COMPILED)),$(COMPILED))' \
 	  tests/check.sh
 

@@ -238,6 +238,88 @@ else
     fail "a quoted value on a page follows its values file through make" "$(head -2 "$tmp/out" | tr '\n' ' ')"
 fi
 
+# A run, evidence/RUN.run: its script runs its program with its arguments,
+# its page shows its transcript after its program's, and its values are
+# quotable. A bad one stops the build with one line naming it, build/
+# untouched.
+cp tests/fixtures/runs.nw "$tmp/book/chapters/"
+cp -R tests/fixtures/evidence/. "$tmp/book/evidence/"
+book="escape one quotes runs"
+page=$tmp/book/build/html/runs.html
+if ! make -s -C "$tmp/book" CHAPTERS="$book" html build/bin/runs_twice >"$tmp/out" 2>&1; then
+    fail "a run is built into the book" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+else
+    if tr '\n' ' ' <"$page" | grep -q '<h3 id="[^"]*"><code>./runs --twice</code>.*copies: 2' &&
+       [ "$(grep -o 'copies: [12]' "$page" | tr '\n' ' ')" = "copies: 1 copies: 2 " ]; then
+        pass "a run's transcript is on its program's page, after the program's, under its command line"
+    else
+        fail "a run's transcript is on its program's page, after the program's, under its command line" \
+            "$(grep -o '<h3[^>]*><code>[^<]*\|copies: [0-9]' "$page" | tr '\n' ' ')"
+    fi
+    if grep -qx "$(printf 'copies\t2\tevidence/runs_twice/alpha-gpu.txt:13')" \
+            "$tmp/book/build/values/runs_twice/alpha-gpu.tsv" 2>/dev/null &&
+       tr '\n' ' ' <"$page" | grep -q 'run twice <span class="quoted" [^>]*>2</span>'; then
+        pass "a run's values are quotable, as RUN.NAME"
+    else
+        fail "a run's values are quotable, as RUN.NAME" "$(grep -o 'run twice.\{0,80\}' "$page")"
+    fi
+    printf '#!/bin/sh\necho "runs: $*"\n' >"$tmp/book/build/bin/runs" && chmod +x "$tmp/book/build/bin/runs"
+    if [ "$("$tmp/book/build/bin/runs_twice" 2>&1)" = "runs: --twice" ]; then
+        pass "a run's script runs its program with its arguments"
+    else
+        fail "a run's script runs its program with its arguments" "$("$tmp/book/build/bin/runs_twice" 2>&1 | head -n 1)"
+    fi
+fi
+# The GPU bundle carries the run: its file, its name in programs.mk, and
+# the bundle's make records it with its program's compile line.
+bundle=$tmp/book/build/dist/book-gpu
+if COMMIT=0123abc make -s -C "$tmp/book" CHAPTERS="$book" dist >"$tmp/out" 2>&1 &&
+   [ -f "$bundle/evidence/runs_twice.run" ] && grep -qx 'RUNS := runs_twice' "$bundle/programs.mk" &&
+   make -s -C "$bundle" bin/runs_twice >>"$tmp/out" 2>&1 &&
+   grep -qx 'exec "$(dirname "$0")/runs" --twice' "$bundle/bin/runs_twice" &&
+   make -n -C "$bundle" record >"$tmp/record" 2>&1 &&
+   grep -q "COMPILE_LINE_runs_twice='nvcc -std=c++17 -O3 -arch=sm_75 -o runs runs.cu'.* record .*runs_twice" "$tmp/record"; then
+    pass "the GPU bundle carries a run, and its make record records it"
+else
+    fail "the GPU bundle carries a run, and its make record records it" \
+        "$(cat "$tmp/out" "$tmp/record" 2>/dev/null | head -n 3 | tr '\n' ' ')"
+fi
+before=$(snapshot)
+bad_run() { # NAME FILE LINE WANT
+    printf '%s\n' "$3" >"$tmp/book/evidence/$2"
+    expect_error "make rejects a run $1" "evidence/$2:1: $4" CHAPTERS="$book" html
+    rm -f "$tmp/book/evidence/$2"
+}
+bad_run "with a name not lowercase" Twice-Run.run 'runs --twice' '"Twice-Run" is not a run'"'"'s name'
+bad_run "of no program of the book" ghost_twice.run 'ghost --twice' 'ghost is not a program of the book'
+bad_run "named as a program is" runs.run 'runs --twice' 'runs is the name of a program of the book'
+bad_run "of two lines" runs_two.run "$(printf 'runs --twice\nruns')" 'want one line, PROG ARG...'
+bad_run "with a quote in an argument" runs_quote.run "runs --name='x'" 'an argument holds a character'
+printf '# Clash\n\n<<runs_ncu.cu>>=\nint main() { return 0; }\n@\n' >"$tmp/book/chapters/clash.nw"
+: >"$tmp/book/evidence/runs.ncu"
+KEEP=1 expect_error "make rejects a program named as a profile, PROG_ncu" \
+    "evidence/runs.ncu:1: its profile is named runs_ncu, as a program of the book is" CHAPTERS="$book clash" html
+rm -f "$tmp/book/chapters/clash.nw" "$tmp/book/evidence/runs.ncu"
+# A run taken away: a quote of its values fails, naming them; without the
+# quote its page loses it, and its script and values go.
+rm -f "$tmp/book/evidence/runs_twice.run"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1; then
+    fail "a quote of a run taken away fails the build" "make succeeded"
+elif ! grep -q 'chapters/runs.nw:[0-9]*: .*runs_twice.copies' "$tmp/out"; then
+    fail "a quote of a run taken away fails the build" "$(grep -m 1 -v TANGLE "$tmp/out")"
+else
+    pass "a quote of a run taken away fails the build"
+fi
+sed -i 's/ copy, run twice$/ copy./; /runs_twice.copies/d' "$tmp/book/chapters/runs.nw"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
+   ! grep -q '<code>./runs --twice</code>' "$page" && [ ! -e "$tmp/book/build/bin/runs_twice" ] &&
+   [ ! -e "$tmp/book/build/values/runs_twice" ]; then
+    pass "a run taken away leaves its page, and takes its script and values with it"
+else
+    fail "a run taken away leaves its page, and takes its script and values with it" \
+        "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')$(ls "$tmp/book/build/bin" "$tmp/book/build/values" | tr '\n' ' ')"
+fi
+
 # The class contract, styles/classes.tsv, against what writes and reads the
 # classes: prints one "WHERE<TAB>CLASS<TAB>ELEMENT" line for each class
 # used (ELEMENT empty where the use names none), from the PAGEs given,

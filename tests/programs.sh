@@ -56,9 +56,11 @@ tar -C "$tmp" -xzf "$B/dist/book-gpu.tar.gz"
 bundle=$tmp/book-gpu
 missing=
 for p in "${programs[@]}"; do
-    # A profile's program is its spec, run by ncu-run.sh.
+    # A profile's program is its spec, run by ncu-run.sh; a run's, its line.
     if [[ " ${PROFILES:-} " == *" $p "* ]]; then
-        [ -f "$bundle/evidence/${p%-ncu}.ncu" ] || missing="$missing evidence/${p%-ncu}.ncu"
+        [ -f "$bundle/evidence/${p%_ncu}.ncu" ] || missing="$missing evidence/${p%_ncu}.ncu"
+    elif [[ " ${RUNS:-} " == *" $p "* ]]; then
+        [ -f "$bundle/evidence/$p.run" ] || missing="$missing evidence/$p.run"
     else
         [ -f "$bundle/src/$p.cu" ] || missing="$missing src/$p.cu"
     fi

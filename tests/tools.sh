@@ -117,6 +117,40 @@ else
     skip "sanitized index-pages, heading-links, nav, snippets, search-index, notebook-md on the book" "the book is not built"
 fi
 
+# notebook-md and run-md on a chapter whose program has a run (-r), the
+# fixture tests/fixtures/runs.nw and its evidence.
+fx=tests/fixtures/evidence
+mkdir -p "$gen/runs-src" "$gen/runs-values/runs" "$gen/runs-values/runs_twice"
+"$MARKUP" tests/fixtures/runs.nw >"$gen/runs.nwpipe"
+notangle -Rruns.cu tests/fixtures/runs.nw >"$gen/runs-src/runs.cu"
+printf 'copies\t1\tx\n' >"$gen/runs-values/runs/alpha-gpu.tsv"
+printf 'copies\t2\tx\n' >"$gen/runs-values/runs_twice/alpha-gpu.tsv"
+if "$asan/notebook-md" -V "$gen/runs-values" -t tools/evidence/tcheck.c "$gen/runs.nwpipe" "$gen/runs-src" \
+       runs 'nvcc -o runs runs.cu' "$fx/runs.expect" "$fx/runs/alpha-gpu.txt" -- \
+       -r runs_twice '--twice' "$fx/runs_twice.expect" "$fx/runs_twice/alpha-gpu.txt" -- \
+       >"$gen/runs.nb.md" 2>"$gen/err" &&
+   grep -qx './runs --twice | tee runs_twice.out' "$gen/runs.nb.md" &&
+   grep -qx './tcheck check -n runs_twice evidence/runs_twice.expect evidence/runs_twice runs_twice.out "$(cat runs_twice.status)"' "$gen/runs.nb.md"; then
+    pass "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it"
+else
+    fail "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it" "$(head -3 "$gen/err" | tr '\n' ' ')"
+fi
+if "$asan/notebook-md" "$gen/runs.nwpipe" "$gen/runs-src" runs 'nvcc' -- -r runs_x "--name='x'" -- \
+       >/dev/null 2>"$gen/err"; then
+    fail "sanitized notebook-md refuses a run's arguments the shell would read" "it passed"
+else
+    pass "sanitized notebook-md refuses a run's arguments the shell would read"
+fi
+if "$asan/run-md" runs 'nvcc -o runs runs.cu' "$fx/runs/alpha-gpu.txt" -- \
+       -r runs_twice './runs --twice' "$fx/runs_twice/alpha-gpu.txt" -- >"$gen/runs.run.md" 2>"$gen/err" &&
+   [ "$(grep -c '^#### ` ./runs --twice `$\|^copies: [12]$' "$gen/runs.run.md")" -eq 3 ] &&
+   [ "$(grep '^copies: ' "$gen/runs.run.md" | tr '\n' ' ')" = "copies: 1 copies: 2 " ]; then
+    pass "sanitized run-md shows a run's transcript after its program's, under its command line"
+else
+    fail "sanitized run-md shows a run's transcript after its program's, under its command line" \
+        "$(head -3 "$gen/err" "$gen/runs.run.md" | tr '\n' ' ')"
+fi
+
 # chart, on every chart spec, against a transcript made from the
 # program's expectation (every hole filled), and on specs that are wrong.
 for spec in evidence/*.chart; do

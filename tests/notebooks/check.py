@@ -10,6 +10,8 @@ For each chapter:
     build/src/FILE, and compiles each program with the book's compile line
     (tools/compile.mk, the line the chapter's page prints), run by the nvcc
     on the notebook's PATH;
+  - it runs each run of its programs (evidence/RUN.run, PROG ARG...) as
+    ./PROG ARG..., its output kept as RUN.out, and checks it;
   - replayed in an empty folder with bash and gcc, every cell that needs no
     GPU runs: the files are written, the checker is built, and the check
     cell, given a recorded transcript's output in place of a run, says PASS.
@@ -57,6 +59,21 @@ def compile_line(prog):
                         "-f", "tools/compile.mk", "-f", "-", "print-" + prog],
                        input=rule, capture_output=True, text=True, check=True)
     return r.stdout.strip()
+
+
+def runs_of(programs):
+    """The runs of programs, evidence/RUN.run: {RUN: "./PROG ARG..."}."""
+    runs = {}
+    for f in sorted(os.listdir("evidence")):
+        if f.endswith(".run"):
+            words = open(os.path.join("evidence", f), encoding="utf-8").read().split()
+            if words and words[0] in programs:
+                runs[f[:-4]] = "./" + " ".join(words)
+    return runs
+
+
+# A cell that runs a program, or a run of one: "./PROG [ARG...] | tee NAME.out".
+RUN_CELL = re.compile(r"(\./\S+(?: [^|\n]*[^ |\n])?) \| tee (\S+)\.out\n")
 
 
 def writefile(cell):
@@ -111,6 +128,11 @@ def check(build, chapter):
         want = compile_line(root[:-3])
         if want not in bash:
             problems.append(f"no cell holds the compile line: {want}")
+    ran = {m.group(2): m.group(1) for m in map(RUN_CELL.match, bash) if m}
+    programs = [r[:-3] for r in roots_of(build, chapter) if r.endswith(".cu")]
+    for run, line in runs_of(programs).items():
+        if ran.get(run) != line:
+            problems.append(f"no cell runs {run} as evidence/{run}.run says: {line}")
     if problems:
         bad(f"{name} writes the chapter's files and compiles them as the page says",
             "; ".join(problems[:3]))
@@ -119,8 +141,7 @@ def check(build, chapter):
 
     # Replay: every cell that needs no GPU, in an empty folder. A program's
     # run is replaced by the output of a transcript recorded for it.
-    runs = [re.match(r"\./(\S+) \| tee", b) for b in bash]
-    progs = [m.group(1) for m in runs if m]
+    progs = list(ran)
     if not progs:
         return
     if not any("./tcheck check" in b for b in bash):
@@ -157,7 +178,7 @@ def check(build, chapter):
                 bad(replay, f"a code cell that is neither %%writefile nor %%bash: {c.source[:40]!r}")
                 return
             body = c.source.partition("\n")[2]
-            if body.startswith("nvcc ") or re.match(r"\./\S+ \| tee", body):
+            if body.startswith("nvcc ") or RUN_CELL.match(body):
                 continue  # needs the GPU's toolkit or the GPU
             r = subprocess.run(["bash", "-c", body], cwd=tmp, capture_output=True,
                                text=True, timeout=300)

@@ -5,7 +5,7 @@
 # (device_scan-h200.log) and runs a fake program, so that the runner's lines
 # can be held to what it printed there (device_scan-h200.out). Then the
 # ways a profile cannot run (exit status 77, with the reason last on
-# stderr) or fails, a bad spec, make's PROG-ncu scripts, and a profile
+# stderr) or fails, a bad spec, make's PROG_ncu scripts, and a profile
 # recorded, accepted and checked by progcheck.sh as any program is.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit
@@ -162,7 +162,7 @@ for s in evidence/*.ncu; do
     fi
 done
 
-# make's scripts, $B/bin/PROG-ncu: each finds the runner and its spec.
+# make's scripts, $B/bin/PROG_ncu: each finds the runner and its spec.
 for p in ${PROFILES:-}; do
     if [ ! -x "$B/bin/$p" ]; then
         skip "$B/bin/$p" "not built (make builds it with the programs, where there is nvcc)"
@@ -170,7 +170,22 @@ for p in ${PROFILES:-}; do
     fi
     rc=0
     NCU=$tmp/no-such-ncu "$B/bin/$p" >"$tmp/out" 2>"$tmp/err" || rc=$?
-    want "$B/bin/$p runs ncu-run.sh over evidence/${p%-ncu}.ncu" 77 "not found as $tmp/no-such-ncu"
+    want "$B/bin/$p runs ncu-run.sh over evidence/${p%_ncu}.ncu" 77 "not found as $tmp/no-such-ncu"
+done
+
+# A profile's named holes are quotable, PROG_ncu.NAME: the build keeps the
+# values of each of its transcripts, as of a program's.
+for p in ${PROFILES:-}; do
+    for t in evidence/"$p"/*.txt; do
+        [ -f "$t" ] || continue
+        v=$B/values/${t#evidence/}
+        v=${v%.txt}.tsv
+        if [ -f "$v" ]; then
+            pass "$t: its values are quotable ($v)"
+        else
+            fail "$t: its values are quotable" "no $v; make builds it"
+        fi
+    done
 done
 
 # A profile is a program to progcheck.sh: recorded (a new expectation),
@@ -181,21 +196,21 @@ if [ -x "$B/tools/tcheck" ]; then
     cp -R evidence/device_scan.ncu evidence/device_scan.expect evidence/device_scan "$ev/"
     cp "$tmp/bin/device_scan" "$tmp/pbin/"
     printf '#!/bin/sh\nd=$(dirname "$0")\nexec sh "%s" "%s" "$d/device_scan"\n' \
-        "$PWD/$run" "$ev/device_scan.ncu" >"$tmp/pbin/device_scan-ncu"
+        "$PWD/$run" "$ev/device_scan.ncu" >"$tmp/pbin/device_scan_ncu"
     printf '#!/bin/sh\nsed -n "3,7p" "%s"\n' "$PWD/evidence/device_scan/nvidia-h200.txt" >"$tmp/gpuinfo"
     printf '#!/bin/sh\necho "Cuda compilation tools, release 13.0, V13.0.88"\n' >"$tmp/nvcc"
-    chmod +x "$tmp/pbin/device_scan-ncu" "$tmp/gpuinfo" "$tmp/nvcc"
+    chmod +x "$tmp/pbin/device_scan_ncu" "$tmp/gpuinfo" "$tmp/nvcc"
     pc() {
         TOOLS=$B/tools GPUINFO=$tmp/gpuinfo BIN=$tmp/pbin EVIDENCE=$ev NVCC=$tmp/nvcc \
             COMMIT=0123abc COMPILE_LINE_device_scan_ncu='nvcc -std=c++17 -O3 -arch=sm_75 -o device_scan device_scan.cu' \
             sh tools/evidence/progcheck.sh "$@" >"$tmp/pc" 2>&1
     }
     ok=1
-    pc record device_scan-ncu && grep -q '^PASS device_scan-ncu (warning: a new expectation' "$tmp/pc" || ok=0
-    [ $ok -eq 1 ] && pc accept device_scan-ncu || ok=0
-    [ $ok -eq 1 ] && pc lint device_scan device_scan-ncu && pc check device_scan-ncu &&
-        grep -qx 'PASS device_scan-ncu' "$tmp/pc" || ok=0
-    [ $ok -eq 1 ] && cmp -s <(sed '1,/^--- output ---$/d' "$ev/device_scan-ncu/nvidia-h200.txt") \
+    pc record device_scan_ncu && grep -q '^PASS device_scan_ncu (warning: a new expectation' "$tmp/pc" || ok=0
+    [ $ok -eq 1 ] && pc accept device_scan_ncu || ok=0
+    [ $ok -eq 1 ] && pc lint device_scan device_scan_ncu && pc check device_scan_ncu &&
+        grep -qx 'PASS device_scan_ncu' "$tmp/pc" || ok=0
+    [ $ok -eq 1 ] && cmp -s <(sed '1,/^--- output ---$/d' "$ev/device_scan_ncu/nvidia-h200.txt") \
         "$here/device_scan-h200.out" || ok=0
     if [ $ok -eq 1 ]; then
         pass "progcheck: a profile is recorded, accepted, linted and checked as a program"

@@ -567,6 +567,19 @@ run sh "$PC" lint
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: .*demo.expect belongs to no program" "$work/o" && rc=0 || rc=1
 result progcheck/lint-program-gone "$rc" "$(tr '\n' '|' <"$work/o")"
 
+# A run, RUN.run, is evidence of the program it runs: no orphan while that
+# program is the book's, even with nothing recorded for the run yet; one
+# once it is not.
+fx_setup
+echo 'demo --twice' >"$fr/ev/demo_twice.run"
+run sh "$PC" --count lint demo
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "1 passed, 0 failed, 0 skipped" ] && rc=0 || rc=1
+result progcheck/lint-run-of-a-program "$rc" "$(tr '\n' '|' <"$work/o")"
+echo 'gone --twice' >"$fr/ev/demo_twice.run"
+run sh "$PC" lint demo
+[ "$rc" -eq 1 ] && grep -q "^FAIL gone: .*demo_twice.run belongs to no program" "$work/o" && rc=0 || rc=1
+result progcheck/lint-run-of-no-program "$rc" "$(tr '\n' '|' <"$work/o")"
+
 fx_setup
 t=$fr/ev/demo/fixture-gpu-x1.txt
 sed 's/^sms: 40$/sms: forty/' "$t" >"$work/t" && cp "$work/t" "$t"

@@ -28,8 +28,10 @@
  * values are looked up where the page is woven and the claims checked.
  */
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
-#include "nwpipe.h"
+#include "names.h"
+#include "noweb.h"
 #include "quote.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdarg.h>

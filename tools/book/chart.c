@@ -41,7 +41,8 @@
  * it for SVG; the figure's caption is escaped Markdown text.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "nwpipe.h"
+#include "escape.h"
+#include "util.h"
 #include "transcript.h"
 
 #include <ctype.h>

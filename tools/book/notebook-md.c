@@ -2,7 +2,8 @@
  * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
  *
  * Usage: notebook-md [-t TCHECK.c] [-V VALUES] PIPE SRCDIR
- *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --]...
+ *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --
+ *                    [-r RUN 'ARGS' [EXPECT] [TRANSCRIPT...] --]...]...
  *
  * PIPE is the chapter's noweb pipeline (markup chapters/NAME.nw). The
  * notebook holds, in this order:
@@ -17,7 +18,10 @@
  *   - with -t and an EXPECT (evidence/PROG.expect), cells that write the
  *     book's checker and build it with gcc, write the expectation and the
  *     recorded transcripts (evidence/PROG/GPU.txt), and check the output
- *     the way `make check` does.
+ *     the way `make check` does;
+ *   - after a program's, the same for each of its runs (-r, evidence/RUN.run:
+ *     the program with the arguments ARGS), but the compile line: a cell
+ *     that runs it, keeping its output and exit status, and the check.
  * A quote of the prose, [[=EXPR]], is its value as plain text, from the
  * values files VALUES/PROG/GPU.tsv as the page has it (quote.h); a claim,
  * [[?...]], is left out.
@@ -25,7 +29,8 @@
  *
  * Code and files reach the notebook in fenced blocks longer than any fence
  * inside them, names as escaped Markdown text, and the shell only ever sees
- * program and file names made of letters, digits and . _ + -.
+ * program and file names made of letters, digits and . _ + -, and
+ * arguments made of those, blanks and = , : /.
  */
 #include "escape.h"
 #include "names.h"
@@ -273,8 +278,10 @@ static void code_chunk(struct prose *st, const struct nw_chunk *c) {
 /* ------------------------------------------------------------------ */
 /* Running it                                                           */
 
+/* A program, or a run of one (args not NULL): name is the run's, prog the
+ * program's, and line the program's compile line. */
 struct program {
-    const char *name, *line, *expect;
+    const char *name, *prog, *line, *args, *expect;
     const char **transcripts;
     int ntranscripts;
 };
@@ -380,42 +387,58 @@ static int check_cells(const struct program *p, const char *tcheck,
         }
     }
     snprintf(buf, sizeof buf,
-             "status=$(cat %s.status)\n"
-             "if [ \"$status\" = 77 ]; then\n"
-             "    echo \"SKIP %s: this GPU cannot run it; the last line it "
-             "printed on stderr says why\"\n"
-             "else\n"
-             "    ./tcheck check evidence/%s.expect evidence/%s %s.out "
-             "\"$status\"\n"
-             "fi\n",
+             "./tcheck check -n %s evidence/%s.expect evidence/%s %s.out "
+             "\"$(cat %s.status)\"\n",
              p->name, p->name, p->name, p->name, p->name);
     code_cell("%%bash", buf);
     return 0;
 }
 
-/* The cells that compile a program with the book's line and run it. */
+/* The cells that compile a program with the book's line and run it; for a
+ * run, the cell that runs its program with its arguments. */
 static void program_cells(const struct program *p) {
-    open_md();
-    printf("### `%s`\n\nCompile it with the book's compile line, then run "
-           "it. Its output is kept in `%s.out` and its exit status in "
-           "`%s.status`.\n", p->name, p->name, p->name);
-    close_md();
-    code_cell("%%bash", p->line);
     char buf[1024];
-    snprintf(buf, sizeof buf,
-             "./%s | tee %s.out\necho \"${PIPESTATUS[0]}\" > %s.status\n",
-             p->name, p->name, p->name);
+    snprintf(buf, sizeof buf, "./%s%s%s", p->prog,
+             p->args && *p->args ? " " : "", p->args ? p->args : "");
+    open_md();
+    if (p->args == NULL) {
+        printf("### `%s`\n\nCompile it with the book's compile line, then "
+               "run it.", p->name);
+    } else {
+        printf("### `%s`\n\nThe run `%s`, `evidence/%s.run`: the program "
+               "`%s` with these arguments.", buf, p->name, p->name, p->prog);
+    }
+    printf(" Its output is kept in `%s.out` and its exit status in "
+           "`%s.status`.\n", p->name, p->name);
+    close_md();
+    if (p->args == NULL) {
+        code_cell("%%bash", p->line);
+    }
+    size_t n = strlen(buf);
+    snprintf(buf + n, sizeof buf - n,
+             " | tee %s.out\necho \"${PIPESTATUS[0]}\" > %s.status\n",
+             p->name, p->name);
     code_cell("%%bash", buf);
 }
 
 static int run_cells(const struct nw_doc *doc, const char *srcdir,
                      const char *tcheck, const struct program *progs,
                      int nprogs) {
+    int nbuilt = 0, nruns = 0;
+    for (int k = 0; k < nprogs; ++k) {
+        ++*(progs[k].args ? &nruns : &nbuilt);
+    }
     open_md();
     printf("## Run it\n\nThe cells below write the chapter's files as the "
            "book tangles them, compile %s with the book's compile line, and "
-           "run %s.\n", nprogs == 1 ? "its program" : "its programs",
-           nprogs == 1 ? "it" : "each");
+           "run %s%s.\n", nbuilt == 1 ? "its program" : "its programs",
+           nbuilt == 1 ? "it" : "each",
+           nruns == 0 ? ""
+                      : nruns == 1 ? "; then the run that the exercises ask "
+                                     "for, the program with other arguments"
+                                   : "; then the runs that the exercises ask "
+                                     "for, each a program with other "
+                                     "arguments");
     if (nprogs == 0) {
         printf("\nThis chapter has no program to run.\n");
     }
@@ -434,22 +457,65 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
     return 0;
 }
 
+/* Arguments the shell may see as they are: words of safe_name's
+ * characters and = , : /, between single blanks. */
+static int safe_args(const char *s) {
+    for (const char *w = s; *w;) {
+        size_t n = strcspn(w, " ");
+        char word[256];
+        if (n == 0 || n >= sizeof word) {
+            return 0;
+        }
+        memcpy(word, w, n);
+        word[n] = '\0';
+        for (char *c = word; *c; ++c) {
+            if (*c == '=' || *c == ',' || *c == ':' || *c == '/') {
+                *c = '_';
+            }
+        }
+        const char *rest = word + strspn(word, "-");
+        if (*rest == '\0' || !safe_name(rest)) {
+            return 0;
+        }
+        w += n;
+        if (*w == ' ' && *++w == '\0') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The programs of the command line, from argv[i]: PROG 'COMPILE LINE'
- * [EXPECT] [TRANSCRIPT...] --, each. Returns how many, or -1 having said
- * what is wrong. */
+ * [EXPECT] [TRANSCRIPT...] --, each, and after one its runs, -r RUN 'ARGS'
+ * [EXPECT] [TRANSCRIPT...] --. Returns how many, or -1 having said what is
+ * wrong. */
 static int read_programs(int argc, char **argv, int i,
                          struct program *progs) {
     int nprogs = 0;
+    const char *prog = NULL, *line = NULL;
     while (i < argc) {
-        if (i + 1 >= argc || !safe_name(argv[i])) {
+        int run = strcmp(argv[i], "-r") == 0;
+        i += run;
+        if (i + 1 >= argc || !safe_name(argv[i]) || (run && prog == NULL) ||
+            (run && !safe_args(argv[i + 1]))) {
             nw_error(kTool, 0, "want PROG 'COMPILE LINE' [EXPECT] "
-                               "[TRANSCRIPT...] --, with PROG a plain name");
+                               "[TRANSCRIPT...] --, with PROG a plain name, "
+                               "each followed by its runs, -r RUN 'ARGS' "
+                               "[EXPECT] [TRANSCRIPT...] --, with ARGS plain "
+                               "words");
             return -1;
         }
         struct program *p = &progs[nprogs++];
         memset(p, 0, sizeof *p);
         p->name = argv[i];
-        p->line = argv[i + 1];
+        if (run) {
+            p->args = argv[i + 1];
+        } else {
+            prog = argv[i];
+            line = argv[i + 1];
+        }
+        p->prog = prog;
+        p->line = line;
         p->transcripts = (const char **)&argv[i + 2];
         i += 2;
         for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {

@@ -1,13 +1,16 @@
 /* run-md: the section of a chapter's page that shows how its programs are
  * built and what they printed.
  *
- * Usage: run-md [-c CHARTS] PROG 'COMPILE LINE' [TRANSCRIPT...] -- [PROG ...]
+ * Usage: run-md [-c CHARTS] PROG 'COMPILE LINE' [TRANSCRIPT...] --
+ *             [-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]... [PROG ...]
  *             > run.md
  *
  * For each program: its file to download, the compile line (the one the
  * build uses, from tools/compile.mk), and every transcript recorded for it
  * in evidence/, each shown verbatim after a line saying where and when it
- * was recorded. Everything is escaped by pandoc as code; nothing from a
+ * was recorded. Then each of its runs (-r, evidence/RUN.run: the program
+ * with the arguments of a variant, such as an exercise's), headed with its
+ * command line, and the run's transcripts the same way. Everything is escaped by pandoc as code; nothing from a
  * transcript reaches the page as markup.
  *
  * With -c, a transcript evidence/PROG/GPU.txt whose chart chart has drawn
@@ -17,7 +20,8 @@
  * Transcripts are read with tcheck's reader (tools/evidence/transcript.h).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "nwpipe.h"
+#include "escape.h"
+#include "util.h"
 #include "transcript.h"
 
 #include <stdlib.h>
@@ -104,29 +108,72 @@ static int show_transcript(const char *path, const char *charts) {
     return 0;
 }
 
-/* A program: its file, its compile line, its transcripts argv[*i].. up to
- * "--". Returns 0, or 1 where a transcript could not be shown. */
-static int show_program(int argc, char **argv, int *i, const char *charts) {
-    const char *prog = argv[*i];
-    const char *line = argv[*i + 1];
-    int status = 0, shown = 0;
-    printf("### `%s.cu`\n\n", prog);
-    printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
-    nw_put_code_block(stdout, ".sh .compile-line", line);
-    putchar('\n');
-    for (*i += 2; *i < argc && strcmp(argv[*i], "--") != 0; ++*i) {
+/* The transcripts argv[*i].. up to "--", and the "--"; shown says how
+ * many were. Returns 0, or 1 where one could not be shown. */
+static int show_transcripts(int argc, char **argv, int *i, const char *charts,
+                            int *shown) {
+    int status = 0;
+    for (*shown = 0; *i < argc && strcmp(argv[*i], "--") != 0; ++*i) {
         if (show_transcript(argv[*i], charts) != 0) {
             status = 1;
         } else {
-            ++shown;
+            ++*shown;
         }
     }
     if (*i < argc) {
         ++*i; /* the "--" */
     }
+    return status;
+}
+
+/* A run of the program above: its command line as the heading, then its
+ * transcripts, from argv[*i], the "-r". The run's name is code, as the
+ * file that declares it and the command that records it. */
+static int show_run(int argc, char **argv, int *i, const char *charts) {
+    const char *run = argv[*i + 1];
+    size_t size = strlen(run) + 32;
+    char *text = nw_xrealloc(NULL, size);
+    int shown;
+    printf("#### ");
+    nw_put_md_code(stdout, argv[*i + 2]);
+    printf("\n\nA run of the program above with other arguments, as ");
+    snprintf(text, size, "evidence/%s.run", run);
+    nw_put_md_code(stdout, text);
+    printf(" gives them.\n\n");
+    *i += 3;
+    int status = show_transcripts(argc, argv, i, charts, &shown);
+    if (shown == 0) {
+        printf("No transcript is recorded for this run yet; ");
+        snprintf(text, size, "make record PROG=%s", run);
+        nw_put_md_code(stdout, text);
+        printf(" on a GPU makes one.\n\n");
+    }
+    free(text);
+    return status;
+}
+
+/* A program: its file, its compile line, its transcripts argv[*i].. up to
+ * "--", then its runs. Returns 0, or 1 where a transcript could not be
+ * shown. */
+static int show_program(int argc, char **argv, int *i, const char *charts) {
+    const char *prog = argv[*i];
+    const char *line = argv[*i + 1];
+    int shown;
+    printf("### `%s.cu`\n\n", prog);
+    printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
+    nw_put_code_block(stdout, ".sh .compile-line", line);
+    putchar('\n');
+    *i += 2;
+    int status = show_transcripts(argc, argv, i, charts, &shown);
     if (shown == 0) {
         printf("No transcript is recorded for this program yet; "
                "`make record` on a GPU makes one.\n\n");
+    }
+    while (*i < argc && strcmp(argv[*i], "-r") == 0) {
+        if (*i + 2 >= argc) {
+            return -1;
+        }
+        status |= show_run(argc, argv, i, charts);
     }
     return status;
 }
@@ -144,12 +191,16 @@ int main(int argc, char **argv) {
         printf("This chapter has no programs.\n");
     }
     while (i < argc) {
-        if (i + 1 >= argc) {
+        int st = i + 1 < argc && strcmp(argv[i], "-r") != 0
+                     ? show_program(argc, argv, &i, charts)
+                     : -1;
+        if (st < 0) {
             fprintf(stderr, "usage: %s [-c CHARTS] PROG 'COMPILE LINE' "
-                            "[TRANSCRIPT...] -- ...\n", argv[0]);
+                            "[TRANSCRIPT...] -- [-r RUN 'COMMAND LINE' "
+                            "[TRANSCRIPT...] --]... ...\n", argv[0]);
             return 2;
         }
-        status |= show_program(argc, argv, &i, charts);
+        status |= st;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write\n", argv[0]);

@@ -2,7 +2,7 @@
 # ncu-run.sh SPEC PROGRAM: run PROGRAM under Nsight Compute as the profile
 # spec SPEC (evidence/PROG.ncu) says, and print the counters it names, one
 # line per kernel launch and metric, in an output that an expectation can
-# hold (evidence/PROG-ncu.expect). build/bin/PROG-ncu runs this; to the
+# hold (evidence/PROG_ncu.expect). build/bin/PROG_ncu runs this; to the
 # evidence machinery (progcheck.sh) a profile is one more program.
 #
 # The spec, one setting a line; blank lines and lines starting with # are

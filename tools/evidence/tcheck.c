@@ -2475,13 +2475,39 @@ static void lint_program(const char *ev, const char *prog, struct tally *t) {
     free(exp);
 }
 
+/* The program a run, EVIDENCE/RUN.run, runs: the first word of its line
+ * (make checks the rest), or "" where it has none. */
+static char *program_of_run(const char *path) {
+    char word[256] = "";
+    FILE *f = fopen(path, "r");
+    if (f != NULL) {
+        if (fscanf(f, " %255[^ \t\n]", word) != 1) {
+            word[0] = '\0';
+        }
+        fclose(f);
+    }
+    char *prog = malloc(strlen(word) + 1);
+    if (!prog) {
+        fputs("tcheck: out of memory\n", stderr);
+        exit(kBad);
+    }
+    return strcpy(prog, word);
+}
+
 /* The program an entry of EVIDENCE is evidence of: NULL where it is no
- * evidence, after saying so. */
+ * evidence, after saying so. A run, RUN.run, is evidence of the program it
+ * runs, as a profile's spec, PROG.ncu, is of PROG; what it records, RUN/
+ * and RUN.expect, is the run's. */
 static char *evidence_of(const char *ev, const char *name, struct tally *t) {
     static const char *const kSuffixes[] = {".expect.pending", ".expect",
                                             ".chart", ".ncu"};
     char *path = path_of(ev, name, "");
     struct report r = {name, stdout};
+    if (ends_with(name, ".run")) {
+        char *prog = program_of_run(path);
+        free(path);
+        return prog;
+    }
     for (size_t i = 0; i < sizeof kSuffixes / sizeof kSuffixes[0]; i++) {
         if (ends_with(name, kSuffixes[i])) {
             size_t n = strlen(name) - strlen(kSuffixes[i]);
@@ -2496,7 +2522,7 @@ static char *evidence_of(const char *ev, const char *name, struct tally *t) {
         buf_puts(&why, starts_with(name, ".tmp-")
                            ? ": left by an interrupted record; remove it"
                            : " is not evidence (PROG.expect, PROG.chart, "
-                             "PROG.ncu or PROG/)");
+                             "PROG.ncu, RUN.run or PROG/)");
         report_verdict(&r, "FAIL", why.p);
         t->failed++;
         free(why.p);

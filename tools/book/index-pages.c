@@ -1,7 +1,7 @@
 /* index-pages: the book's two index pages, in Pandoc Markdown.
  *
  * Usage:
- *   index-pages labels SNIPPETS SRCDIR META...   > labels.md
+ *   index-pages labels SNIPPETS REGISTRY SRCDIR META...   > labels.md
  *   index-pages chunks META...                   > chunks.md
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
@@ -9,7 +9,11 @@
  * itself, so labels.html#blelloch-sweeps is the address a lesson links to;
  * the entry names the chapter, links the chunk on the chapter's page and the
  * tangled file, gives the lines, and shows the first lines of the code from
- * SRCDIR/FILE, numbered as in that file.
+ * SRCDIR/FILE, numbered as in that file. A label the registry
+ * (chapters/labels.tsv) marks retired has an entry too, with the old label
+ * as its id, so that labels.html#OLD still resolves: it says what replaced
+ * it, links that label's entry, and links the old address on its chapter's
+ * page, which lands at the replacement's code (chapter-md).
  *
  * chunks: one entry per chunk name of every chapter, by name: the chapter,
  * its pieces, the chunks that use it, the files it is tangled into, and its
@@ -93,7 +97,8 @@ static int name_cmp(const char *a, const char *b) {
 struct label {
     char *label, *chapter, *file, *url;
     long first, last;
-    long line; /* in SNIPPETS */
+    long line;         /* in SNIPPETS */
+    char *replaced_by; /* a retired label's replacement; else NULL */
 };
 
 static int label_cmp(const void *a, const void *b) {
@@ -169,6 +174,7 @@ static int snippet_line(struct labels *ls, char **fld, int n,
     l->first = first;
     l->last = last;
     l->line = lineno;
+    l->replaced_by = NULL;
     return 0;
 }
 
@@ -201,9 +207,38 @@ static int read_snippets(struct labels *ls, const char *path,
     return r.status;
 }
 
+/* A retired label's entry: what replaced it, and its old address. */
+static void put_retired(const struct label *l, const struct nw_book *book) {
+    const char *title = title_of(book, l->chapter);
+    printf("::: {#%s .entry .label-entry}\n[%s](", l->label, l->label);
+    if (title != NULL) {
+        put_url(l->chapter);
+        printf(".html#%s", l->label);
+    } else {
+        printf("#%s", l->replaced_by);
+    }
+    printf("){.entry-name} [#](#%s){.permalink "
+           "aria-label=\"Link to this entry\"}\n\n",
+           l->label);
+    printf("Retired: its code is now [%s](#%s)", l->replaced_by,
+           l->replaced_by);
+    if (title != NULL) {
+        printf(", and its old address in [");
+        nw_put_md_text(stdout, title, NW_MD_MARKS);
+        printf("](");
+        put_url(l->chapter);
+        printf(".html#%s) leads to that code", l->label);
+    }
+    printf(".\n\n:::\n\n");
+}
+
 /* A label's entry: its name, where it is, and its first lines. */
 static int put_label(const struct label *l, const char *snippets,
                      const char *srcdir, const struct nw_book *book) {
+    if (l->replaced_by != NULL) {
+        put_retired(l, book);
+        return 0;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", srcdir, l->file);
     long lines = l->last - l->first + 1;
@@ -245,10 +280,34 @@ static int put_label(const struct label *l, const char *snippets,
     return 0;
 }
 
-static int cmd_labels(const char *snippets, const char *srcdir,
-                      const struct nw_book *book) {
+/* Adds the registry's retired labels to ls. */
+static int read_retired(struct labels *ls, const char *registry) {
+    struct nw_labels reg = {NULL, 0, 0};
+    if (nw_labels_from_registry(&reg, registry) != 0) {
+        nw_labels_free(&reg);
+        return -1;
+    }
+    for (size_t i = 0; i < reg.n; ++i) {
+        if (reg.v[i].replaced_by == NULL) {
+            continue;
+        }
+        ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
+        struct label *l = &ls->v[ls->n++];
+        memset(l, 0, sizeof *l);
+        l->label = nw_xstrdup(reg.v[i].label);
+        l->chapter = nw_xstrdup(reg.v[i].chapter);
+        l->replaced_by = nw_xstrdup(reg.v[i].replaced_by);
+        l->line = reg.v[i].line;
+    }
+    nw_labels_free(&reg);
+    return 0;
+}
+
+static int cmd_labels(const char *snippets, const char *registry,
+                      const char *srcdir, const struct nw_book *book) {
     struct labels ls = {NULL, 0, 0};
     int status = read_snippets(&ls, snippets, book) != 0;
+    status |= read_retired(&ls, registry) != 0;
     if (ls.n > 1) {
         qsort(ls.v, ls.n, sizeof *ls.v, label_cmp);
     }
@@ -269,6 +328,7 @@ static int cmd_labels(const char *snippets, const char *srcdir,
         free(ls.v[i].chapter);
         free(ls.v[i].file);
         free(ls.v[i].url);
+        free(ls.v[i].replaced_by);
     }
     free(ls.v);
     return status;
@@ -543,10 +603,10 @@ static int read_pipes(char *const *metas, const struct nw_book *book,
 int main(int argc, char **argv) {
     int labels = argc >= 2 && strcmp(argv[1], "labels") == 0;
     int chunks = argc >= 2 && strcmp(argv[1], "chunks") == 0;
-    int skip = labels ? 4 : 2;
+    int skip = labels ? 5 : 2;
     if ((!labels && !chunks) || argc <= skip) {
         fprintf(stderr,
-                "usage: %s labels SNIPPETS SRCDIR META... > labels.md\n"
+                "usage: %s labels SNIPPETS REGISTRY SRCDIR META... > labels.md\n"
                 "       %s chunks META... > chunks.md\n",
                 argv[0], argv[0]);
         return 2;
@@ -557,7 +617,7 @@ int main(int argc, char **argv) {
     }
     int status;
     if (labels) {
-        status = cmd_labels(argv[2], argv[3], &book);
+        status = cmd_labels(argv[2], argv[3], argv[4], &book);
     } else {
         struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
         status = read_pipes(argv + skip, &book, docs);

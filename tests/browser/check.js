@@ -629,6 +629,54 @@ async function main() {
     await page.close();
   }
 
+  // chunks.html: a heading per chapter, in the book's order, each chunk's
+  // entry under its own chapter's (its id CHAPTER--ANCHOR), and under each
+  // heading the chunks' initials, each leading to the first chunk of its
+  // letter in that chapter, in view.
+  {
+    const name = 'browser: chunks.html by chapter, with a jump to each letter';
+    const { page, problems } = await open(desktop, 'chunks.html');
+    const why = [];
+    try {
+      const r = await page.evaluate(([nav, list, entry, entryName, letters]) => {
+        const chapters = [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href').replace(/\.html$/, ''));
+        const heads = [...document.querySelectorAll('main h1[id]')].map((h) => h.id);
+        const misplaced = [];
+        let under = null;
+        for (const e of document.querySelectorAll(`main h1[id], main ${entry}`)) {
+          if (e.tagName === 'H1') { under = e.id; continue; }
+          if (!under || !e.id.startsWith(under + '--')) misplaced.push(`${e.id} under ${under}`);
+        }
+        const initial = (e) => (e.querySelector(entryName).textContent.replace(/[^\p{L}\p{N}]/gu, '')[0] || '').toUpperCase();
+        const jumps = [...document.querySelectorAll(`main ${letters} a`)].map((a) => {
+          const t = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+          const ch = t && t.id.split('--')[0];
+          const firstOfLetter = [...document.querySelectorAll(`main ${entry}`)]
+            .find((e) => e.id.startsWith(ch + '--') && initial(e) === a.textContent);
+          return { letter: a.textContent, to: a.hash, ok: !!t && firstOfLetter === t };
+        });
+        return { chapters, heads, misplaced, jumps, entries: document.querySelectorAll(`main ${entry}`).length };
+      }, [sel.bookNav, sel.bookChapters, sel.chunkEntry, sel.entryName, sel.letters]);
+      if (r.heads.join(' ') !== r.chapters.join(' ')) why.push(`headings ${r.heads.join(' ')}, not the chapters ${r.chapters.join(' ')}`);
+      if (r.misplaced.length) why.push(`${r.misplaced.length} entries under another chapter: ${r.misplaced.slice(0, 3).join(', ')}`);
+      const bad = r.jumps.filter((j) => !j.ok);
+      if (r.jumps.length < r.chapters.length) why.push(`${r.jumps.length} letters for ${r.chapters.length} chapters`);
+      if (bad.length) why.push(`letters not to the first chunk of theirs: ${bad.slice(0, 3).map((j) => `${j.letter} ${j.to}`).join(', ')}`);
+      const jump = page.locator(`main ${sel.letters} a`).nth(Math.floor(r.jumps.length / 2));
+      const to = decodeURIComponent((await jump.getAttribute('href')).slice(1));
+      await jump.click();
+      await page.waitForTimeout(100);
+      const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, to);
+      if (top < 0 || top > kDesktop.height / 2) why.push(`following ${to} left it at ${Math.round(top)} px`);
+      if (problems.length) why.push(problems[0]);
+      if (why.length) fail(name, why.join('; '));
+      else pass(`${name}: ${r.entries} chunks under ${r.heads.length} chapters, ${r.jumps.length} letters`);
+    } catch (e) {
+      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+    }
+    await page.close();
+  }
+
   // What search finds, in the desktop window: a word with '_' and its
   // parts, a flag with its dashes and '=', a CUDA call, and maths, which
   // the index holds as its TeX (the rendered form's text runs together,

@@ -15,9 +15,15 @@
  * it, links that label's entry, and links the old address on its chapter's
  * page, which lands at the replacement's code (chapter-md).
  *
- * chunks: one entry per chunk name of every chapter, by name: the chapter,
- * its pieces, the chunks that use it, the files it is tangled into, and its
- * first lines. Each META is build/meta/CHAPTER.tsv (for the chapter's
+ * chunks: one entry per chunk name of every chapter: the chapter, its
+ * pieces, the chunks that use it, the files it is tangled into, and its
+ * first lines. The entries are grouped by chapter, in the book's order,
+ * under a heading whose id is the chapter's name, and by name within it;
+ * each chapter opens with a row of the initial letters of its chunks, each
+ * linking to the first chunk of that letter. The letters are the chapter's
+ * and not the book's: a reader looks for a chunk of the chapter being read,
+ * and a letter of the whole book could lead to one chapter's chunks only.
+ * An entry's id is CHAPTER--ANCHOR. Each META is build/meta/CHAPTER.tsv (for the chapter's
  * title); the chapter's noweb pipeline is read from CHAPTER.nwpipe beside
  * it, so the structure comes from noweb and never from the .nw text.
  *
@@ -344,8 +350,12 @@ struct entry {
     size_t first; /* index of its first piece in doc */
 };
 
+/* By chapter, in the book's order, then by name. */
 static int entry_cmp(const void *a, const void *b) {
     const struct entry *x = a, *y = b;
+    if (x->ch != y->ch) {
+        return x->ch < y->ch ? -1 : 1;
+    }
     int c = name_cmp(x->name, y->name);
     if (c == 0) {
         c = strcmp(x->name, y->name);
@@ -484,13 +494,48 @@ static void put_files(const struct entry *e) {
     free(seen);
 }
 
-static void put_entry(const struct entry *e) {
+/* An entry's id: CHAPTER--ANCHOR. */
+static void put_entry_id(const struct entry *e) {
     char anchor[NW_ANCHOR_MAX];
     nw_anchor(e->name, 1, anchor, sizeof anchor);
-    printf("::: {#");
     put_ident(e->ch->name);
     printf("--");
     put_ident(anchor);
+}
+
+/* The letter a name is looked up by (as name_cmp orders it), or 0. */
+static int initial(const char *name) {
+    while (*name && !isalnum((unsigned char)*name)) {
+        ++name;
+    }
+    return toupper((unsigned char)*name);
+}
+
+/* A chapter's heading and the row of its chunks' initials, es[0..n) being
+ * its entries. */
+static void put_chapter_head(const struct entry *es, size_t n) {
+    const struct nw_chapter *ch = es[0].ch;
+    printf("## ");
+    nw_put_md_text(stdout, ch->title, NW_MD_MARKS);
+    printf(" {#");
+    put_ident(ch->name);
+    printf("}\n\n::: {.letters}\n");
+    int last = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int c = initial(es[i].name);
+        if (c != last && c != 0) {
+            printf("%s[%c](#", last ? " " : "", c);
+            put_entry_id(&es[i]);
+            printf(")");
+            last = c;
+        }
+    }
+    printf("\n:::\n\n");
+}
+
+static void put_entry(const struct entry *e) {
+    printf("::: {#");
+    put_entry_id(e);
     printf(" .entry .chunk-entry}\n");
     put_chunk_link(e->ch, e->name, 1, NULL);
     printf("{.entry-name}");
@@ -547,8 +592,8 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
         qsort(es, n, sizeof *es, entry_cmp);
     }
     printf("---\ntitle: Chunks\n...\n\n");
-    printf("Every named chunk of the book's code, by name, with the chapter "
-           "that defines it, its pieces, the chunks that use it and the files "
+    printf("Every named chunk of the book's code, by chapter and by name "
+           "within it, with its pieces, the chunks that use it and the files "
            "it is tangled into. A name in \xe2\x9f\xa8"
            "angle brackets\xe2\x9f\xa9 leads to the code on its chapter's "
            "page. Snippet labels, the names lessons cite, have [an index of "
@@ -556,8 +601,27 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
            "\n\n");
     if (n == 0) {
         printf("The book has no chunks yet.\n");
+    } else {
+        printf("By chapter:");
+        for (size_t i = 0; i < n; ++i) {
+            if (i == 0 || es[i].ch != es[i - 1].ch) {
+                printf("%s [", i ? "," : "");
+                nw_put_md_text(stdout, es[i].ch->title, NW_MD_MARKS);
+                printf("](#");
+                put_ident(es[i].ch->name);
+                printf(")");
+            }
+        }
+        printf(".\n\n");
     }
     for (size_t i = 0; i < n; ++i) {
+        if (i == 0 || es[i].ch != es[i - 1].ch) {
+            size_t end = i + 1;
+            while (end < n && es[end].ch == es[i].ch) {
+                ++end;
+            }
+            put_chapter_head(&es[i], end - i);
+        }
         put_entry(&es[i]);
     }
     free(es);

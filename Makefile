@@ -25,8 +25,8 @@
 #                    build/html/charts/PROG/GPU.svg
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
 #   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
-#   build/snippets.tsv, build/meta/*.nwpipe --index-pages--> labels.html,
-#                    chunks.html
+#   build/snippets.tsv, chapters/labels.tsv, build/meta/*.nwpipe
+#                    --index-pages--> labels.html, chunks.html
 #   build/lsrc/fig-FIG.cpp --c++ (tools/figure/svg.hpp)--> build/fig/fig-FIG
 #     --run--> build/html/fig/FIG.svg                       (a figure, drawn
 #                                                            from the chapter's
@@ -519,9 +519,9 @@ $(B)/md/index.md: chapters/front.md $(META) $(LIST) $(nav) | $(B)/md
 $(B)/md/book.nav.yaml: $(META) $(LIST) $(nav) | $(B)/md
 	$(Q)$(TRAP)$(nav) nav - $(META) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/md/labels.md: $(B)/snippets.tsv $(META) $(LIST) $(addprefix $(B)/src/,$(ROOTS)) \
+$(B)/md/labels.md: $(B)/snippets.tsv $(REGISTRY) $(META) $(LIST) $(addprefix $(B)/src/,$(ROOTS)) \
                    $(index-pages) | $(B)/md
-	$(Q)$(TRAP)$(index-pages) labels $< $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(index-pages) labels $< $(REGISTRY) $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
 
 # Read from the chapters' pipelines, which follow every prose edit; the page
 # is remade only when the chunks themselves changed.

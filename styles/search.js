@@ -13,7 +13,7 @@
 (function () {
   'use strict';
 
-  var kMaxResults = 12;   // a screenful; the box is for finding, not browsing
+  var kMaxResults = 12;   // a screenful; "Show all" gives the rest
   var kExcerpt = 160;     // characters of text around the first match
 
   var box = document.getElementById('search-box');
@@ -28,6 +28,76 @@
   var index = null;
   var docs = null;
   var loading = null;
+  var all = false;        // every result shown, not the first kMaxResults
+
+  // Words are runs of letters, digits and '_', so that sm_75, __syncthreads
+  // and cudaMemcpyAsync are each one word, and -arch=sm_75 is "arch" and
+  // "sm_75"; everything else (blanks, punctuation, operators) parts them.
+  var kWord = /[\p{L}\p{N}_]+/gu;
+
+  // The words of text, each as {w: the word, at: where, len: its length}.
+  function wordsOf(text) {
+    var out = [];
+    var m;
+    kWord.lastIndex = 0;
+    while ((m = kWord.exec(text)) !== null) {
+      out.push({ w: m[0], at: m.index, len: m[0].length });
+    }
+    return out;
+  }
+
+  // The forms a word is found by, lowercased: the word; each tail of it
+  // that begins a part, after '_' or at a capital after a small letter or
+  // digit (cudaMemcpyAsync: memcpyasync, async; __syncthreads:
+  // syncthreads; sm_75: 75); and the word without its '_' (sm75). A word
+  // typed matches the forms it begins.
+  function forms(word) {
+    var out = [word.toLowerCase()];
+    var add = function (f) {
+      f = f.toLowerCase();
+      if (f && out.indexOf(f) < 0) {
+        out.push(f);
+      }
+    };
+    for (var i = 1; i < word.length; i++) {
+      var c = word.charAt(i), prev = word.charAt(i - 1);
+      if ((prev === '_' && c !== '_') ||
+          (/\p{Lu}/u.test(c) && /[\p{Ll}\p{N}]/u.test(prev))) {
+        add(word.slice(i));
+      }
+    }
+    if (/[^_]_+[^_]/.test(word)) {
+      add(word.replace(/_/g, ''));
+    }
+    return out;
+  }
+
+  // The book's tokenizer, for lunr: each word's forms, each with the
+  // word's place, so that a match marks the whole word and nothing else.
+  function tokenize(obj, meta) {
+    var lunr = window.lunr;
+    var out = [];
+    if (obj === null || obj === undefined) {
+      return out;
+    }
+    wordsOf(String(obj)).forEach(function (w) {
+      forms(w.w).forEach(function (f) {
+        var md = lunr.utils.clone(meta) || {};
+        md.position = [w.at, w.len];
+        md.index = out.length;
+        out.push(new lunr.Token(f, md));
+      });
+    });
+    return out;
+  }
+
+  // The words the reader typed, lowercased, less lunr's stop words.
+  function queryWords(text) {
+    var lunr = window.lunr;
+    return wordsOf(text).map(function (w) {
+      return lunr.stopWordFilter(new lunr.Token(w.w.toLowerCase(), {}));
+    }).filter(Boolean).map(String);
+  }
 
   function load(src) {
     return new Promise(function (resolve, reject) {
@@ -49,9 +119,11 @@
         .then(function () {
           docs = window.BOOK_INDEX.docs;
           index = window.lunr(function () {
-            // Code is searched by its words as written: no stemming, and a
-            // word typed matches the words it begins.
+            // Code is searched by its words as written: no stemming, and
+            // the tokenizer gives words that need no trimming.
+            this.tokenizer = tokenize;
             this.pipeline.remove(window.lunr.stemmer);
+            this.pipeline.remove(window.lunr.trimmer);
             this.searchPipeline.remove(window.lunr.stemmer);
             this.ref('i');
             this.field('t', { boost: 8 });
@@ -66,14 +138,11 @@
     return loading;
   }
 
-  // Every word the reader typed must appear, as a word or the start of one;
-  // no lunr query syntax, so nothing the reader types is an error.
+  // Every word the reader typed must appear, as a word or the start of a
+  // form of one; no lunr query syntax, so nothing typed is an error.
   function search(text) {
     var lunr = window.lunr;
-    var words = lunr.tokenizer(text).map(function (t) {
-      t = lunr.trimmer(t);
-      return t && lunr.stopWordFilter(t);
-    }).filter(Boolean).map(String).filter(Boolean);
+    var words = queryWords(text);
     if (words.length === 0) {
       return [];
     }
@@ -86,23 +155,33 @@
     });
   }
 
-  // The text around the first match, cut at word boundaries, as three
-  // parts: before, the match, after.
-  function excerpt(doc, result) {
-    var body = doc.b;
-    var at = -1, len = 0;
+  // The places of the matches in the doc's text, in order, each once.
+  function matches(result) {
+    var seen = {};
+    var out = [];
     var md = result.matchData.metadata;
     for (var term in md) {
-      var pos = md[term].b && md[term].b.position;
-      if (pos && (at < 0 || pos[0][0] < at)) {
-        at = pos[0][0];
-        len = pos[0][1];
-      }
+      var pos = (md[term].b && md[term].b.position) || [];
+      pos.forEach(function (p) {
+        if (!seen[p[0]]) {
+          seen[p[0]] = true;
+          out.push(p);
+        }
+      });
     }
-    if (at < 0) {
+    return out.sort(function (a, b) { return a[0] - b[0]; });
+  }
+
+  // The text around the first match, cut at word boundaries, as parts
+  // that alternate: text, a match, text, ...
+  function excerpt(doc, result) {
+    var body = doc.b;
+    var places = matches(result);
+    if (places.length === 0) {
       var cut = body.length > kExcerpt ? body.lastIndexOf(' ', kExcerpt) : -1;
-      return [body.slice(0, cut > 0 ? cut : kExcerpt) + (cut > 0 ? ' \u2026' : ''), '', ''];
+      return [body.slice(0, cut > 0 ? cut : kExcerpt) + (cut > 0 ? ' \u2026' : '')];
     }
+    var at = places[0][0], len = places[0][1];
     var from = Math.max(0, at - kExcerpt / 3);
     if (from > 0) {
       var space = body.indexOf(' ', from);
@@ -113,18 +192,35 @@
       var end = body.lastIndexOf(' ', to);
       to = end > at + len ? end : to;
     }
-    return [(from > 0 ? '\u2026 ' : '') + body.slice(from, at),
-            body.slice(at, at + len),
-            body.slice(at + len, to) + (to < body.length ? ' \u2026' : '')];
+    var parts = [(from > 0 ? '\u2026 ' : '')];
+    var upto = from;
+    places.forEach(function (p) {
+      if (p[0] >= upto && p[0] + p[1] <= to) {
+        parts[parts.length - 1] += body.slice(upto, p[0]);
+        parts.push(body.slice(p[0], p[0] + p[1]), '');
+        upto = p[0] + p[1];
+      }
+    });
+    parts[parts.length - 1] += body.slice(upto, to) + (to < body.length ? ' \u2026' : '');
+    return parts;
+  }
+
+  // A result's link: its place, and the words, so that the page it opens
+  // marks them (see "The page a result opens" below).
+  function resultHref(doc) {
+    var hash = doc.u.indexOf('#');
+    var file = hash < 0 ? doc.u : doc.u.slice(0, hash);
+    return file + '?q=' + encodeURIComponent(box.value.trim()) +
+      (hash < 0 ? '' : doc.u.slice(hash));
   }
 
   function show(results) {
     list.textContent = '';
-    results.slice(0, kMaxResults).forEach(function (r) {
+    results.slice(0, all ? results.length : kMaxResults).forEach(function (r) {
       var doc = docs[Number(r.ref)];
       var li = document.createElement('li');
       var a = document.createElement('a');
-      a.href = doc.u;
+      a.href = resultHref(doc);
       var title = document.createElement('span');
       title.className = 'result-title';
       title.textContent = doc.t;
@@ -136,28 +232,48 @@
         a.appendChild(where);
       }
       li.appendChild(a);
-      var parts = excerpt(doc, r);
       var p = document.createElement('span');
       p.className = 'result-text';
-      p.appendChild(document.createTextNode(parts[0]));
-      if (parts[1]) {
-        var m = document.createElement('mark');
-        m.textContent = parts[1];
-        p.appendChild(m);
-      }
-      p.appendChild(document.createTextNode(parts[2]));
+      excerpt(doc, r).forEach(function (part, i) {
+        if (i % 2 === 0) {
+          p.appendChild(document.createTextNode(part));
+        } else {
+          var m = document.createElement('mark');
+          m.textContent = part;
+          p.appendChild(m);
+        }
+      });
       li.appendChild(p);
       list.appendChild(li);
     });
     var n = results.length;
+    var cut = !all && n > kMaxResults;
     status.textContent = box.value.trim() === '' ? '' :
       n === 0 ? 'Nothing found.' :
-      n > kMaxResults ? kMaxResults + ' of ' + n + ' matches' :
+      cut ? kMaxResults + ' of ' + n + ' matches' :
       n + (n === 1 ? ' match' : ' matches');
+    if (cut) {
+      var li = document.createElement('li');
+      var more = document.createElement('button');
+      more.type = 'button';
+      more.className = 'search-more';
+      more.textContent = 'Show all ' + n;
+      more.addEventListener('click', function () {
+        all = true;
+        show(results);
+        var next = list.querySelectorAll('a')[kMaxResults];
+        if (next) {
+          next.focus();
+        }
+      });
+      li.appendChild(more);
+      list.appendChild(li);
+    }
   }
 
   function update() {
-    ready().then(function () {
+    all = false;
+    return ready().then(function () {
       show(box.value.trim() === '' ? [] : search(box.value));
     }, function (err) {
       status.textContent = 'Search is not available: ' + err.message;
@@ -179,10 +295,98 @@
       show([]);
     }
   });
-  // Arriving with ?q=words (from a bookmark) searches at once.
+
+  // The keyboard: '/' or 's' goes to the box from anywhere but a field;
+  // the down and up arrows go from the box through the results (and the
+  // "Show all" button) and back, Enter opens the one that has the focus,
+  // Escape goes back to the box.
+  function typing(el) {
+    return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+  }
+  document.addEventListener('keydown', function (e) {
+    if ((e.key !== '/' && e.key !== 's') || e.defaultPrevented ||
+        e.altKey || e.ctrlKey || e.metaKey || typing(document.activeElement)) {
+      return;
+    }
+    e.preventDefault();
+    // On a narrow screen the box is in the navigation, behind its button.
+    var toggle = document.getElementById('nav-toggle');
+    if (toggle && box.getClientRects().length === 0) {
+      toggle.checked = true;
+    }
+    box.focus();
+    box.select();
+  });
+  form.addEventListener('keydown', function (e) {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' &&
+        !(e.key === 'Escape' && e.target !== box)) {
+      return;
+    }
+    var stops = [box].concat(Array.prototype.slice.call(list.querySelectorAll('a, button')));
+    var at = stops.indexOf(e.target);
+    if (at < 0) {
+      return;
+    }
+    e.preventDefault();
+    var to = e.key === 'Escape' ? 0 :
+      Math.max(0, Math.min(stops.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    stops[to].focus();
+  });
+
+  // The page a result opens: with ?q=words, the search is in the box, its
+  // results in the navigation, and the words are marked on the page, the
+  // first at or after the result's place scrolled to. So is a bookmark.
+  function markPage(text) {
+    var want = queryWords(text);
+    var main = document.querySelector('main');
+    if (want.length === 0 || !main) {
+      return;
+    }
+    var found = function (word) {
+      return forms(word).some(function (f) {
+        return want.some(function (w) { return f.lastIndexOf(w, 0) === 0; });
+      });
+    };
+    var nodes = [];
+    var walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (n) {
+        return n.parentElement.closest('math, script, style, nav, .permalink') ?
+          NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    for (var n = walk.nextNode(); n; n = walk.nextNode()) {
+      nodes.push(n);
+    }
+    var marks = [];
+    nodes.forEach(function (node) {
+      var hits = wordsOf(node.data).filter(function (w) { return found(w.w); });
+      var here = [];
+      for (var i = hits.length - 1; i >= 0; i--) {  // from the end: offsets hold
+        var word = node.splitText(hits[i].at);
+        word.splitText(hits[i].len);
+        var m = document.createElement('mark');
+        m.className = 'search-hit';
+        word.parentNode.replaceChild(m, word);
+        m.appendChild(word);
+        here.unshift(m);
+      }
+      marks = marks.concat(here);
+    });
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    var first = marks.filter(function (m) {
+      return !target || target === m || target.contains(m) ||
+        (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING);
+    })[0] || marks[0];
+    if (first) {
+      first.scrollIntoView({ block: 'center' });
+    }
+  }
+
   var q = new URLSearchParams(window.location.search).get('q');
   if (q) {
     box.value = q;
+    ready().then(function () { markPage(q); });
     update();
   }
 })();
@@ -195,7 +399,8 @@
  *   one of its links is followed within the page, and on Escape.
  * - The left and right arrow keys go to the previous and next chapter,
  *   unless the focus is where the arrows already mean something (a text
- *   field, or a box that scrolls sideways) or a modifier is held.
+ *   field, the search and its results, or a box that scrolls sideways) or
+ *   a modifier is held.
  */
 (function () {
   'use strict';
@@ -226,7 +431,8 @@
 
   function arrowsTaken(el) {
     for (; el && el !== document.body; el = el.parentElement) {
-      if (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) {
+      if (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ||
+          el.getAttribute('role') === 'search') {
         return true;
       }
       if (el.scrollWidth > el.clientWidth &&

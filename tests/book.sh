@@ -207,7 +207,9 @@ expect_error "make rejects a label defined in two chapters" \
     "chapters/two.nw:8: snippet label shared-label is already defined at chapters/one.nw:8" \
     CHAPTERS="escape one two" tangle html
 # A published label that disappears fails the build; retired with a
-# replacement, its anchor still resolves to a note linking there.
+# replacement, its anchor still resolves, to a note linking there right
+# before the replacement's code, and labels.html has an entry for it that
+# names the replacement.
 rm -f "$tmp/book/chapters/two.nw"
 sed -i 's/shared-label/renamed-label/g' "$tmp/book/chapters/one.nw"
 expect_error "make rejects a published label that disappeared" \
@@ -215,10 +217,20 @@ expect_error "make rejects a published label that disappeared" \
     CHAPTERS="escape one" tangle html
 printf 'shared-label\tone\trenamed-label\nrenamed-label\tone\n' >"$tmp/book/chapters/labels.tsv"
 if make -s -C "$tmp/book" CHAPTERS="escape one" tangle html >"$tmp/out" 2>&1 &&
-   grep -q '<p class="retired" id="shared-label">.*href="#renamed-label"' "$tmp/book/build/html/one.html"; then
-    pass "a retired label resolves to a note linking its replacement"
+   tr '\n' ' ' <"$tmp/book/build/html/one.html" |
+     grep -q '<p class="retired" id="shared-label">[^<]*<a class="chunk-cite" href="#renamed-label">[^<]*</a>\.</p> *<div id="renamed-label" class="chunk">'; then
+    pass "a retired label resolves to a note linking its replacement, right before its code"
 else
-    fail "a retired label resolves to a note linking its replacement" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+    fail "a retired label resolves to a note linking its replacement, right before its code" \
+        "$(head -2 "$tmp/out" | tr '\n' ' ')$(grep -o '<p class="retired".*' "$tmp/book/build/html/one.html" | head -1)"
+fi
+if tr '\n' ' ' <"$tmp/book/build/html/labels.html" |
+     grep -q '<div id="shared-label" class="entry label-entry">[^>]*>[^<]*<a href="one.html#shared-label" class="entry-name">shared-label</a>.*Retired: its code is now <a href="#renamed-label">renamed-label</a>' &&
+   grep -q '<div id="renamed-label" class="entry label-entry">' "$tmp/book/build/html/labels.html"; then
+    pass "labels.html has an entry for a retired label, linking its replacement"
+else
+    fail "labels.html has an entry for a retired label, linking its replacement" \
+        "$(grep -A3 'id="shared-label"' "$tmp/book/build/html/labels.html" | head -4 | tr '\n' ' ')"
 fi
 
 # A chapter that quotes recorded values: its page follows the values files

@@ -78,7 +78,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         chunks=$B/md/$(basename "$page" .html).chunks
         [ -f "$chunks" ] && pages+=("$chunks")
     done
-    "$asan/index-pages" labels "$B/snippets.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" labels "$B/snippets.tsv" chapters/labels.tsv "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&

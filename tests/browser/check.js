@@ -629,6 +629,201 @@ async function main() {
     await page.close();
   }
 
+  // chunks.html: a heading per chapter, in the book's order, each chunk's
+  // entry under its own chapter's (its id CHAPTER--ANCHOR), and under each
+  // heading the chunks' initials, each leading to the first chunk of its
+  // letter in that chapter, in view.
+  {
+    const name = 'browser: chunks.html by chapter, with a jump to each letter';
+    const { page, problems } = await open(desktop, 'chunks.html');
+    const why = [];
+    try {
+      const r = await page.evaluate(([nav, list, entry, entryName, letters]) => {
+        const chapters = [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href').replace(/\.html$/, ''));
+        const heads = [...document.querySelectorAll('main h1[id]')].map((h) => h.id);
+        const misplaced = [];
+        let under = null;
+        for (const e of document.querySelectorAll(`main h1[id], main ${entry}`)) {
+          if (e.tagName === 'H1') { under = e.id; continue; }
+          if (!under || !e.id.startsWith(under + '--')) misplaced.push(`${e.id} under ${under}`);
+        }
+        const initial = (e) => (e.querySelector(entryName).textContent.replace(/[^\p{L}\p{N}]/gu, '')[0] || '').toUpperCase();
+        const jumps = [...document.querySelectorAll(`main ${letters} a`)].map((a) => {
+          const t = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+          const ch = t && t.id.split('--')[0];
+          const firstOfLetter = [...document.querySelectorAll(`main ${entry}`)]
+            .find((e) => e.id.startsWith(ch + '--') && initial(e) === a.textContent);
+          return { letter: a.textContent, to: a.hash, ok: !!t && firstOfLetter === t };
+        });
+        return { chapters, heads, misplaced, jumps, entries: document.querySelectorAll(`main ${entry}`).length };
+      }, [sel.bookNav, sel.bookChapters, sel.chunkEntry, sel.entryName, sel.letters]);
+      if (r.heads.join(' ') !== r.chapters.join(' ')) why.push(`headings ${r.heads.join(' ')}, not the chapters ${r.chapters.join(' ')}`);
+      if (r.misplaced.length) why.push(`${r.misplaced.length} entries under another chapter: ${r.misplaced.slice(0, 3).join(', ')}`);
+      const bad = r.jumps.filter((j) => !j.ok);
+      if (r.jumps.length < r.chapters.length) why.push(`${r.jumps.length} letters for ${r.chapters.length} chapters`);
+      if (bad.length) why.push(`letters not to the first chunk of theirs: ${bad.slice(0, 3).map((j) => `${j.letter} ${j.to}`).join(', ')}`);
+      const jump = page.locator(`main ${sel.letters} a`).nth(Math.floor(r.jumps.length / 2));
+      const to = decodeURIComponent((await jump.getAttribute('href')).slice(1));
+      await jump.click();
+      await page.waitForTimeout(100);
+      const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, to);
+      if (top < 0 || top > kDesktop.height / 2) why.push(`following ${to} left it at ${Math.round(top)} px`);
+      if (problems.length) why.push(problems[0]);
+      if (why.length) fail(name, why.join('; '));
+      else pass(`${name}: ${r.entries} chunks under ${r.heads.length} chapters, ${r.jumps.length} letters`);
+    } catch (e) {
+      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+    }
+    await page.close();
+  }
+
+  // What search finds, in the desktop window: a word with '_' and its
+  // parts, a flag with its dashes and '=', a CUDA call, and maths, which
+  // the index holds as its TeX (the rendered form's text runs together,
+  // "n log2 n" as "nlog2n"). Each search must list every result (through
+  // "Show all N" where there are more than a screenful), each with a
+  // match marked that is a whole word and no punctuation; and every text
+  // of the index with the word written out must be among them.
+  const searches = [
+    { q: 'sm_75', has: ['sm_75'] },
+    { q: '-arch=sm_75', has: ['-arch=sm_75'] },
+    { q: 'syncthreads', has: ['__syncthreads'] },
+    { q: '__syncthreads', has: ['__syncthreads'] },
+    { q: 'cudaMemcpyAsync', has: ['cudaMemcpyAsync'] },
+    { q: 'memcpyasync', has: ['cudaMemcpyAsync'] },
+    { q: 'log_2', has: ['\\log_2'] },
+    { q: 'nlog2n', has: [] },
+  ];
+  async function searchAll(page, q) {
+    await page.fill(searchBox, '');
+    await page.fill(searchBox, q);
+    await page.waitForFunction((st) => document.querySelector(st).textContent !== '', '#search-status', { timeout: 5000 });
+    const more = page.locator(`${sel.searchResults} ${sel.searchMore}`);
+    if (await more.count()) await more.click();
+    return page.evaluate(([links, results]) => ({
+      status: document.getElementById('search-status').textContent,
+      hrefs: [...document.querySelectorAll(links)].map((a) => a.href),
+      marks: [...document.querySelectorAll(`${results} mark`)].map((m) => m.textContent),
+      unmarked: [...document.querySelectorAll(`${results} li`)].filter((li) => li.querySelector('a') && !li.querySelector('mark')).length,
+    }), [resultLinks, sel.searchResults]);
+  }
+  {
+    const { page, problems } = await open(desktop, 'index.html');
+    for (const s of searches) {
+      const name = `browser: search "${s.q}" finds every place`;
+      try {
+        const r = await searchAll(page, s.q);
+        const want = await page.evaluate((has) => {
+          const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          const res = has.map((h) => new RegExp(`(^|[^\\p{L}\\p{N}_])${esc(h)}([^\\p{L}\\p{N}_]|$)`, 'u'));
+          return window.BOOK_INDEX.docs.filter((d) => res.some((re) => re.test(`${d.t} ${d.b}`))).map((d) => d.u);
+        }, s.has);
+        const got = new Set(r.hrefs.map((h) => { const u = new URL(h); return u.pathname.split('/').pop() + u.hash; }));
+        const missed = want.filter((u) => !got.has(decodeURI(u)) && !got.has(u));
+        const why = [];
+        if (s.has.length && want.length === 0) why.push(`the index holds no ${s.has.join(' ')}`);
+        if (!s.has.length && r.hrefs.length) why.push(`${r.hrefs.length} results, where the book has no such word (${r.marks.slice(0, 3).join(' ')})`);
+        if (missed.length) why.push(`${missed.length} of the ${want.length} places missed (${missed.slice(0, 3).join(', ')}); "${r.status}"`);
+        if (r.hrefs.length && !/^\d+ match/.test(r.status)) why.push(`"${r.status}" with every result shown`);
+        const bad = r.marks.filter((m) => !/^[\p{L}\p{N}_]+$/u.test(m));
+        if (bad.length) why.push(`marked not as words: ${bad.slice(0, 3).map((m) => JSON.stringify(m)).join(' ')}`);
+        if (r.unmarked) why.push(`${r.unmarked} results with no match marked`);
+        if (problems.length) why.push(problems[0]);
+        if (why.length) fail(name, why.join('; '));
+        else pass(`${name}: ${r.hrefs.length} results, ${want.length} with ${s.has.join(' ') || 'nothing'} written out, ${new Set(r.marks).size} words marked`);
+      } catch (e) {
+        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+      }
+    }
+    await page.close();
+  }
+
+  // The page a result opens marks the words searched, in both themes at
+  // full contrast, and the one at the result's place is in view.
+  for (const [ctx, kind] of [[desktop, 'light'], [dark, 'dark'], [phone, 'phone']]) {
+    const name = `browser: a result opens with the words marked (${kind})`;
+    const { page, problems } = await open(ctx, 'index.html');
+    try {
+      if (kind === 'phone') await page.click(`label${sel.navButton}`);
+      const r = await searchAll(page, 'sm_75');
+      const pick = r.hrefs.findIndex((h) => new URL(h).hash);
+      const href = r.hrefs[pick];
+      await Promise.all([page.waitForURL((u) => u.href === href, { timeout: 5000 }),
+        page.locator(resultLinks).nth(pick).click()]);
+      await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
+      await page.waitForTimeout(200);
+      const seen = await page.evaluate(([hit, topBar]) => {
+        const marks = [...document.querySelectorAll(`main ${hit}`)];
+        const bar = document.querySelector(topBar);
+        const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+        const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+        const at = marks.find((m) => target && (target.contains(m) || (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING)));
+        const rect = at && at.getBoundingClientRect();
+        return {
+          n: marks.length, texts: [...new Set(marks.map((m) => m.textContent))],
+          inView: !!rect && rect.top >= barH && rect.bottom <= innerHeight,
+          box: document.getElementById('search-box').value,
+        };
+      }, [sel.searchHit, sel.topBar]);
+      const c = await page.evaluate(contrast, kMinContrast);
+      await page.screenshot({ path: path.join(shotDir, `search-landed-${kind}.png`) });
+      const why = [];
+      if (seen.texts.some((t) => t.toLowerCase() !== 'sm_75')) why.push(`marked: ${seen.texts.join(' ')}`);
+      if (!seen.inView) why.push(`the mark at ${new URL(href).hash} is not in view (${seen.n} marks)`);
+      if (seen.box !== 'sm_75') why.push(`the box holds "${seen.box}"`);
+      if (c.low.length) why.push(`contrast: ${c.low.slice(0, 2).join('; ')}`);
+      if (problems.length) why.push(problems[0]);
+      if (why.length) fail(name, why.join('; '));
+      else pass(`${name}: ${seen.n} marks of sm_75, the one at ${new URL(href).hash} in view, the lowest contrast ${c.lowest.toFixed(2)}:1`);
+    } catch (e) {
+      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+    }
+    await page.close();
+  }
+
+  // The keyboard: '/' and 's' go to the box (not while typing in it), the
+  // down and up arrows through the results, Enter opens one.
+  for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
+    const name = `browser: search by the keyboard (${kind})`;
+    const { page, problems } = await open(ctx, pages.find((f) => (surveys.get(f) || {}).toc));
+    const focused = () => page.evaluate(() => {
+      const e = document.activeElement;
+      return e.id || (e.tagName === 'A' ? e.getAttribute('href') : e.tagName);
+    });
+    const why = [];
+    try {
+      for (const key of ['/', 's']) {
+        await page.evaluate(() => document.activeElement.blur());
+        await page.keyboard.press(key);
+        if ((await focused()) !== 'search-box') why.push(`"${key}" left the focus on ${await focused()}`);
+        else if (!(await page.isVisible(searchBox))) why.push(`"${key}" focused a box not in view`);
+      }
+      await page.keyboard.type('scan');
+      if ((await page.inputValue(searchBox)) !== 'scan') why.push(`typing "scan" in the box gave "${await page.inputValue(searchBox)}"`);
+      await page.waitForSelector(resultLinks, { timeout: 5000 });
+      const hrefs = await page.$$eval(resultLinks, (as) => as.map((a) => a.getAttribute('href')));
+      await page.keyboard.press('ArrowDown');
+      const first = await focused();
+      await page.keyboard.press('ArrowDown');
+      const second = await focused();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      const back = await focused();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      if (first !== hrefs[0] || second !== hrefs[1]) why.push(`the down arrow went to ${first}, then ${second}, not the first two results`);
+      if (back !== 'search-box') why.push(`the up arrow went back to ${back}, not the box`);
+      const to = new URL(hrefs[1], page.url()).href;
+      await Promise.all([page.waitForURL((u) => u.href === to, { timeout: 5000 }), page.keyboard.press('Enter')]);
+    } catch (e) {
+      why.push(String(e.message || e).split('\n')[0]);
+    }
+    if (problems.length) why.push(problems[0]);
+    if (why.length) fail(name, why.join('; '));
+    else pass(`${name}: "/" and "s" focus the box, the arrows go through the results and back, Enter opens the second`);
+    await page.close();
+  }
+
   await browser.close();
   process.exit(failed);
 }

@@ -9,7 +9,9 @@
  * this chapter or, by label, of any chapter (META lists every chapter's
  * labels). Citing a name that is neither is an error with file and line.
  * Labels the registry (chapters/labels.tsv) marks retired from this chapter
- * keep an anchor, a short note linking to the label that replaced them.
+ * keep an anchor, a short note linking to the label that replaced them:
+ * right before the replacement's code where it is a chunk of this chapter,
+ * so that an old link lands at the code, and else at the end of the page.
  * A quote, [[=EXPR]], becomes its value, computed from the values files
  * VALUES/PROG/GPU.tsv (quote.h) and marked
  * <span class="quoted" title="where each value comes from">; a claim,
@@ -318,24 +320,48 @@ static void weave_foot(FILE *out, const struct nw_doc *doc,
     fputs(users ? ".</div>\n```\n:::\n\n" : "</div>\n```\n:::\n\n", out);
 }
 
-/* The code chunk at index: its div on the page and its line of CHUNKS. */
+/* Is r a label this chapter retired? */
+static int retired_here(const struct weave *w, const struct nw_label *r) {
+    return r->replaced_by != NULL && strcmp(r->chapter, w->chapter) == 0;
+}
+
+/* A retired label's note, whose id is the old label: it names the label
+ * that replaced it and links there. */
+static void put_retired(FILE *out, const struct nw_label *r, const char *href) {
+    fprintf(out, "\n```{=html}\n<p class=\"retired\" id=\"%s\">The label "
+                 "\xe2\x9f\xa8%s\xe2\x9f\xa9 is retired; its code is now "
+                 "<a class=\"chunk-cite\" href=\"%s\">\xe2\x9f\xa8%s"
+                 "\xe2\x9f\xa9</a>.</p>\n```\n",
+            r->label, r->label, href, r->replaced_by);
+}
+
+/* The code chunk at index: its div on the page and its line of CHUNKS.
+ * Before the first piece of a chunk that replaced a label this chapter
+ * retired comes that label's note, so that an old link lands at the code. */
 static void weave_code(const struct weave *w, size_t index, unsigned *nref) {
     const struct nw_chunk *c = &w->doc->chunks[index];
     char anchor[NW_ANCHOR_MAX];
     nw_anchor(c->name, c->piece, anchor, sizeof anchor);
+    for (size_t i = 0; i < w->registry.n && c->piece == 1; ++i) {
+        const struct nw_label *r = &w->registry.v[i];
+        if (retired_here(w, r) && strcmp(r->replaced_by, c->name) == 0) {
+            char href[NW_ANCHOR_MAX + 1];
+            snprintf(href, sizeof href, "#%s", anchor);
+            put_retired(stdout, r, href);
+        }
+    }
     weave_head(stdout, c, nw_pieces(w->doc, c->name), anchor);
     weave_body(stdout, w->refs, c, nref);
     weave_foot(stdout, w->doc, c);
     nw_piece_put(w->chunks, anchor, c->piece, c->line, c->name);
 }
 
-/* Anchors for the labels this chapter has retired: a note that links to
- * the label that replaced each, so that old links still land. */
+/* The notes of the labels this chapter retired for one of another chapter,
+ * at the end of the page (those replaced here are before their code). */
 static void weave_retired(FILE *out, struct weave *w) {
-    int any = 0;
     for (size_t i = 0; i < w->registry.n; ++i) {
         const struct nw_label *r = &w->registry.v[i];
-        if (r->replaced_by == NULL || strcmp(r->chapter, w->chapter) != 0) {
+        if (!retired_here(w, r) || nw_find_defn(w->doc, r->replaced_by, 0) >= 0) {
             continue;
         }
         char href[NW_ANCHOR_MAX + 64];
@@ -347,18 +373,7 @@ static void weave_retired(FILE *out, struct weave *w) {
             ++w->errors;
             continue;
         }
-        if (!any) {
-            fputs("\n```{=html}\n<div class=\"retired-labels\">\n", out);
-            any = 1;
-        }
-        fprintf(out, "<p class=\"retired\" id=\"%s\">The label "
-                     "\xe2\x9f\xa8%s\xe2\x9f\xa9 is retired; its code is now "
-                     "<a class=\"chunk-cite\" href=\"%s\">\xe2\x9f\xa8%s"
-                     "\xe2\x9f\xa9</a>.</p>\n",
-                r->label, r->label, href, r->replaced_by);
-    }
-    if (any) {
-        fputs("</div>\n```\n\n", out);
+        put_retired(out, r, href);
     }
 }
 

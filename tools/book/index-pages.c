@@ -1,7 +1,7 @@
 /* index-pages: the book's two index pages, in Pandoc Markdown.
  *
  * Usage:
- *   index-pages labels SNIPPETS SRCDIR META...   > labels.md
+ *   index-pages labels SNIPPETS REGISTRY SRCDIR META...   > labels.md
  *   index-pages chunks META...                   > chunks.md
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
@@ -9,11 +9,21 @@
  * itself, so labels.html#blelloch-sweeps is the address a lesson links to;
  * the entry names the chapter, links the chunk on the chapter's page and the
  * tangled file, gives the lines, and shows the first lines of the code from
- * SRCDIR/FILE, numbered as in that file.
+ * SRCDIR/FILE, numbered as in that file. A label the registry
+ * (chapters/labels.tsv) marks retired has an entry too, with the old label
+ * as its id, so that labels.html#OLD still resolves: it says what replaced
+ * it, links that label's entry, and links the old address on its chapter's
+ * page, which lands at the replacement's code (chapter-md).
  *
- * chunks: one entry per chunk name of every chapter, by name: the chapter,
- * its pieces, the chunks that use it, the files it is tangled into, and its
- * first lines. Each META is build/meta/CHAPTER.tsv (for the chapter's
+ * chunks: one entry per chunk name of every chapter: the chapter, its
+ * pieces, the chunks that use it, the files it is tangled into, and its
+ * first lines. The entries are grouped by chapter, in the book's order,
+ * under a heading whose id is the chapter's name, and by name within it;
+ * each chapter opens with a row of the initial letters of its chunks, each
+ * linking to the first chunk of that letter. The letters are the chapter's
+ * and not the book's: a reader looks for a chunk of the chapter being read,
+ * and a letter of the whole book could lead to one chapter's chunks only.
+ * An entry's id is CHAPTER--ANCHOR. Each META is build/meta/CHAPTER.tsv (for the chapter's
  * title); the chapter's noweb pipeline is read from CHAPTER.nwpipe beside
  * it, so the structure comes from noweb and never from the .nw text.
  *
@@ -93,7 +103,8 @@ static int name_cmp(const char *a, const char *b) {
 struct label {
     char *label, *chapter, *file, *url;
     long first, last;
-    long line; /* in SNIPPETS */
+    long line;         /* in SNIPPETS */
+    char *replaced_by; /* a retired label's replacement; else NULL */
 };
 
 static int label_cmp(const void *a, const void *b) {
@@ -169,6 +180,7 @@ static int snippet_line(struct labels *ls, char **fld, int n,
     l->first = first;
     l->last = last;
     l->line = lineno;
+    l->replaced_by = NULL;
     return 0;
 }
 
@@ -201,9 +213,38 @@ static int read_snippets(struct labels *ls, const char *path,
     return r.status;
 }
 
+/* A retired label's entry: what replaced it, and its old address. */
+static void put_retired(const struct label *l, const struct nw_book *book) {
+    const char *title = title_of(book, l->chapter);
+    printf("::: {#%s .entry .label-entry}\n[%s](", l->label, l->label);
+    if (title != NULL) {
+        put_url(l->chapter);
+        printf(".html#%s", l->label);
+    } else {
+        printf("#%s", l->replaced_by);
+    }
+    printf("){.entry-name} [#](#%s){.permalink "
+           "aria-label=\"Link to this entry\"}\n\n",
+           l->label);
+    printf("Retired: its code is now [%s](#%s)", l->replaced_by,
+           l->replaced_by);
+    if (title != NULL) {
+        printf(", and its old address in [");
+        nw_put_md_text(stdout, title, NW_MD_MARKS);
+        printf("](");
+        put_url(l->chapter);
+        printf(".html#%s) leads to that code", l->label);
+    }
+    printf(".\n\n:::\n\n");
+}
+
 /* A label's entry: its name, where it is, and its first lines. */
 static int put_label(const struct label *l, const char *snippets,
                      const char *srcdir, const struct nw_book *book) {
+    if (l->replaced_by != NULL) {
+        put_retired(l, book);
+        return 0;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", srcdir, l->file);
     long lines = l->last - l->first + 1;
@@ -245,10 +286,34 @@ static int put_label(const struct label *l, const char *snippets,
     return 0;
 }
 
-static int cmd_labels(const char *snippets, const char *srcdir,
-                      const struct nw_book *book) {
+/* Adds the registry's retired labels to ls. */
+static int read_retired(struct labels *ls, const char *registry) {
+    struct nw_labels reg = {NULL, 0, 0};
+    if (nw_labels_from_registry(&reg, registry) != 0) {
+        nw_labels_free(&reg);
+        return -1;
+    }
+    for (size_t i = 0; i < reg.n; ++i) {
+        if (reg.v[i].replaced_by == NULL) {
+            continue;
+        }
+        ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
+        struct label *l = &ls->v[ls->n++];
+        memset(l, 0, sizeof *l);
+        l->label = nw_xstrdup(reg.v[i].label);
+        l->chapter = nw_xstrdup(reg.v[i].chapter);
+        l->replaced_by = nw_xstrdup(reg.v[i].replaced_by);
+        l->line = reg.v[i].line;
+    }
+    nw_labels_free(&reg);
+    return 0;
+}
+
+static int cmd_labels(const char *snippets, const char *registry,
+                      const char *srcdir, const struct nw_book *book) {
     struct labels ls = {NULL, 0, 0};
     int status = read_snippets(&ls, snippets, book) != 0;
+    status |= read_retired(&ls, registry) != 0;
     if (ls.n > 1) {
         qsort(ls.v, ls.n, sizeof *ls.v, label_cmp);
     }
@@ -269,6 +334,7 @@ static int cmd_labels(const char *snippets, const char *srcdir,
         free(ls.v[i].chapter);
         free(ls.v[i].file);
         free(ls.v[i].url);
+        free(ls.v[i].replaced_by);
     }
     free(ls.v);
     return status;
@@ -284,8 +350,12 @@ struct entry {
     size_t first; /* index of its first piece in doc */
 };
 
+/* By chapter, in the book's order, then by name. */
 static int entry_cmp(const void *a, const void *b) {
     const struct entry *x = a, *y = b;
+    if (x->ch != y->ch) {
+        return x->ch < y->ch ? -1 : 1;
+    }
     int c = name_cmp(x->name, y->name);
     if (c == 0) {
         c = strcmp(x->name, y->name);
@@ -424,13 +494,48 @@ static void put_files(const struct entry *e) {
     free(seen);
 }
 
-static void put_entry(const struct entry *e) {
+/* An entry's id: CHAPTER--ANCHOR. */
+static void put_entry_id(const struct entry *e) {
     char anchor[NW_ANCHOR_MAX];
     nw_anchor(e->name, 1, anchor, sizeof anchor);
-    printf("::: {#");
     put_ident(e->ch->name);
     printf("--");
     put_ident(anchor);
+}
+
+/* The letter a name is looked up by (as name_cmp orders it), or 0. */
+static int initial(const char *name) {
+    while (*name && !isalnum((unsigned char)*name)) {
+        ++name;
+    }
+    return toupper((unsigned char)*name);
+}
+
+/* A chapter's heading and the row of its chunks' initials, es[0..n) being
+ * its entries. */
+static void put_chapter_head(const struct entry *es, size_t n) {
+    const struct nw_chapter *ch = es[0].ch;
+    printf("## ");
+    nw_put_md_text(stdout, ch->title, NW_MD_MARKS);
+    printf(" {#");
+    put_ident(ch->name);
+    printf("}\n\n::: {.letters}\n");
+    int last = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int c = initial(es[i].name);
+        if (c != last && c != 0) {
+            printf("%s[%c](#", last ? " " : "", c);
+            put_entry_id(&es[i]);
+            printf(")");
+            last = c;
+        }
+    }
+    printf("\n:::\n\n");
+}
+
+static void put_entry(const struct entry *e) {
+    printf("::: {#");
+    put_entry_id(e);
     printf(" .entry .chunk-entry}\n");
     put_chunk_link(e->ch, e->name, 1, NULL);
     printf("{.entry-name}");
@@ -487,8 +592,8 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
         qsort(es, n, sizeof *es, entry_cmp);
     }
     printf("---\ntitle: Chunks\n...\n\n");
-    printf("Every named chunk of the book's code, by name, with the chapter "
-           "that defines it, its pieces, the chunks that use it and the files "
+    printf("Every named chunk of the book's code, by chapter and by name "
+           "within it, with its pieces, the chunks that use it and the files "
            "it is tangled into. A name in \xe2\x9f\xa8"
            "angle brackets\xe2\x9f\xa9 leads to the code on its chapter's "
            "page. Snippet labels, the names lessons cite, have [an index of "
@@ -496,8 +601,27 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
            "\n\n");
     if (n == 0) {
         printf("The book has no chunks yet.\n");
+    } else {
+        printf("By chapter:");
+        for (size_t i = 0; i < n; ++i) {
+            if (i == 0 || es[i].ch != es[i - 1].ch) {
+                printf("%s [", i ? "," : "");
+                nw_put_md_text(stdout, es[i].ch->title, NW_MD_MARKS);
+                printf("](#");
+                put_ident(es[i].ch->name);
+                printf(")");
+            }
+        }
+        printf(".\n\n");
     }
     for (size_t i = 0; i < n; ++i) {
+        if (i == 0 || es[i].ch != es[i - 1].ch) {
+            size_t end = i + 1;
+            while (end < n && es[end].ch == es[i].ch) {
+                ++end;
+            }
+            put_chapter_head(&es[i], end - i);
+        }
         put_entry(&es[i]);
     }
     free(es);
@@ -543,10 +667,10 @@ static int read_pipes(char *const *metas, const struct nw_book *book,
 int main(int argc, char **argv) {
     int labels = argc >= 2 && strcmp(argv[1], "labels") == 0;
     int chunks = argc >= 2 && strcmp(argv[1], "chunks") == 0;
-    int skip = labels ? 4 : 2;
+    int skip = labels ? 5 : 2;
     if ((!labels && !chunks) || argc <= skip) {
         fprintf(stderr,
-                "usage: %s labels SNIPPETS SRCDIR META... > labels.md\n"
+                "usage: %s labels SNIPPETS REGISTRY SRCDIR META... > labels.md\n"
                 "       %s chunks META... > chunks.md\n",
                 argv[0], argv[0]);
         return 2;
@@ -557,7 +681,7 @@ int main(int argc, char **argv) {
     }
     int status;
     if (labels) {
-        status = cmd_labels(argv[2], argv[3], &book);
+        status = cmd_labels(argv[2], argv[3], argv[4], &book);
     } else {
         struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
         status = read_pipes(argv + skip, &book, docs);

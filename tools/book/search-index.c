@@ -23,9 +23,11 @@
  * '&', as \u escapes, so the file is plain ASCII and cannot end a script.
  *
  * The pages are pandoc's HTML as the book writes it; only <main> is read,
- * and within it <header>, <nav>, <script>, <style>, <svg>, MathML's TeX
- * annotations, the chunks' headers and footers and the permalinks are left
- * out.
+ * and within it <header>, <nav>, <script>, <style>, <svg>, the chunks'
+ * headers and footers and the permalinks are left out. Maths is indexed
+ * once, as its TeX source (MathML's annotation, which pandoc writes after
+ * the rendered form): the rendered elements' text runs together ("n log2 n"
+ * as "nlog2n") and is left out.
  */
 #include "meta.h"
 #include "util.h"
@@ -223,8 +225,8 @@ static int in_list(const char *name, const char *const *names, size_t n) {
 
 /* Elements whose content is never indexed. */
 static int skipped(const char *name) {
-    static const char *const names[] = {"nav", "annotation", "script",
-                                        "style", "svg", "template", "header"};
+    static const char *const names[] = {"nav", "script", "style", "svg",
+                                        "template", "header"};
     return in_list(name, names, sizeof names / sizeof names[0]);
 }
 
@@ -255,18 +257,46 @@ static char *trimmed(const struct nw_buf *b) {
     return t;
 }
 
+/* Where text is within maths: outside it, in its rendered form (not
+ * indexed), or in its TeX annotation (indexed, set off by blanks). */
+enum math { NOT_MATH, MATH_RENDERED, MATH_TEX };
+
+/* The state after the tag name (closing or not), from state m; *blank is
+ * set where the TeX begins or ends, and wants a blank there. */
+static enum math math_tag(enum math m, const char *name, int closing,
+                          int *blank) {
+    enum math next = m;
+    if (strcmp(name, "math") == 0) {
+        next = closing ? NOT_MATH : MATH_RENDERED;
+    } else if (m != NOT_MATH && strcmp(name, "annotation") == 0) {
+        next = closing ? MATH_RENDERED : MATH_TEX;
+    }
+    *blank = (next == MATH_TEX) != (m == MATH_TEX);
+    return next;
+}
+
 /* The text of the element that starts at from, tags stripped. */
 static char *element_text(const char *from, const char *end) {
     struct nw_buf b = {NULL, 0, 0};
     nw_buf_add(&b, "", 0);
+    enum math m = NOT_MATH;
     for (const char *q = from; q < end;) {
         const char *lt = memchr(q, '<', (size_t)(end - q));
         const char *upto = lt ? lt : end;
-        b_chars(&b, q, (size_t)(upto - q));
+        if (m != MATH_RENDERED) {
+            b_chars(&b, q, (size_t)(upto - q));
+        }
         if (lt == NULL) {
             break;
         }
         const char *gt = memchr(lt, '>', (size_t)(end - lt));
+        char name[16];
+        int closing = lt[1] == '/', blank = 0;
+        tag_name(lt + 1 + closing, name, sizeof name);
+        m = math_tag(m, name, closing, &blank);
+        if (blank) {
+            b_text(&b, " ", 1);
+        }
         q = gt ? gt + 1 : end;
     }
     char *t = trimmed(&b);
@@ -286,7 +316,7 @@ struct scan {
     size_t found;       /* chunks found on the page */
     char skip_name[16]; /* an element left out, while inside one */
     int skip_depth;     /* its depth */
-    int in_math;        /* MathML: its elements are parts of words */
+    enum math math;     /* within maths: only its TeX is text */
 };
 
 /* The document text goes to. */
@@ -398,10 +428,10 @@ static const char *tag(struct scan *sc, const char *lt, const char *gt) {
         sc->skip_depth = 1;
         return gt + 1;
     }
-    if (strcmp(name, "math") == 0) {
-        sc->in_math = !closing;
-    }
-    if (!inline_tag(name) && !sc->in_math) {
+    int blank = 0;
+    enum math was = sc->math;
+    sc->math = math_tag(was, name, closing, &blank);
+    if (blank || (!inline_tag(name) && was == NOT_MATH && sc->math == NOT_MATH)) {
         b_text(body(sc), " ", 1);
     }
     int div = strcmp(name, "div") == 0;
@@ -420,7 +450,7 @@ static void scan_main(struct scan *sc, const char *p) {
     while (p < sc->end) {
         const char *lt = memchr(p, '<', (size_t)(sc->end - p));
         const char *upto = lt ? lt : sc->end;
-        if (sc->skip_depth == 0 && upto > p) {
+        if (sc->skip_depth == 0 && sc->math != MATH_RENDERED && upto > p) {
             b_chars(body(sc), p, (size_t)(upto - p));
         }
         if (lt == NULL) {
@@ -459,7 +489,7 @@ static int index_page(struct index *ix, const char *path,
     }
     char *ptitle = page_title(main_at, main_end, page);
     size_t first = ix->n;
-    struct scan sc = {ix, chunks, page, main_end, 0, -1, 0, 0, "", 0, 0};
+    struct scan sc = {ix, chunks, page, main_end, 0, -1, 0, 0, "", 0, NOT_MATH};
     sc.sec = new_doc(ix, page, NULL, 0, "section");
     ix->d[sc.sec].title = nw_xstrdup(ptitle);
     const char *p = strchr(main_at, '>');

@@ -238,7 +238,7 @@ pair_tests() {
     result "$pn/identical" "$rc" "exit $rc: $(head -n 3 "$work/o" | tr '\n' ' ')"
 
     # Every character of every literal line, changed: fails, naming the line.
-    lits=$(awk '!/\{\{(ms|float|int|gpu|device)\}\}/ { printf "%d ", NR }' "$E")
+    lits=$(awk '!/\{\{(ms|float|int|gpu|device)(:[a-z][a-z0-9_]*)?\}\}/ { printf "%d ", NR }' "$E")
     awk -v dir="$pd/var" -v lits="$lits" '
         BEGIN { n = split(lits, a, " "); for (i = 1; i <= n; i++) lit[a[i]] = 1 }
         { line[NR] = $0 }

@@ -8,10 +8,15 @@ export failed
 
 # scratch_book DIR: a copy of the book's sources in DIR (no build/), for
 # tests that build broken or altered chapters without touching the real one.
-# The book's runs (evidence/RUN.run) are left out: they name the book's
-# programs, which a test's own chapters need not build.
 scratch_book() {
     mkdir -p "$1"
     cp -R Makefile tools styles chapters evidence "$1"/
-    rm -f "$1"/evidence/*.run
+}
+# fixture_book DIR: the same with no chapters, labels or runs (the book's
+# runs, evidence/RUN.run, name the book's programs, which a test's own
+# chapters do not build), for a test's own chapters.
+fixture_book() {
+    scratch_book "$1"
+    rm -f "$1"/chapters/*.nw "$1"/evidence/*.run
+    : >"$1/chapters/labels.tsv"
 }

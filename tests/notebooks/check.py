@@ -42,12 +42,15 @@ def skip(name, why):
 
 
 def roots_of(build, chapter):
+    """The chapter's file roots but its figures (fig-NAME.cpp), which the
+    book's build draws and a notebook does not need."""
     roots = []
     with open(os.path.join(build, "meta", chapter + ".tsv"), encoding="utf-8") as f:
         for line in f:
             kind, _, rest = line.rstrip("\n").partition("\t")
-            if kind == "root":
-                roots.append(rest.split("\t")[0])
+            name = rest.split("\t")[0]
+            if kind == "root" and not (name.startswith("fig-") and name.endswith(".cpp")):
+                roots.append(name)
     return roots
 
 

@@ -42,9 +42,7 @@ fi
 # check.py replays; taken out, the run's cell is missed.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-scratch_book "$tmp/book"
-rm -f "$tmp/book"/chapters/*.nw
-: >"$tmp/book/chapters/labels.tsv"
+fixture_book "$tmp/book"
 cp tests/fixtures/runs.nw "$tmp/book/chapters/"
 cp -R tests/fixtures/evidence/. "$tmp/book/evidence/"
 here=$PWD

@@ -144,6 +144,14 @@ rc=$?
 rc2=$?
 check "claims: --replace holds pending values to the claims in place of the recorded ones" \
     eval '[ $rc -eq 1 ] && has "FAIL claim chapters/quotes.nw:10 on beta-gpu" && [ $rc2 -eq 0 ]'
+# Several --replace together: each file in place of its own, so that
+# pending values are held to the claims at once.
+printf 'copy_ms\t3\tx:1\nscan_ms\t2\tx:2\nshare\t0.99\tx:3\nblocks\t1\tx:4\n' >alpha.tsv
+"$tmp/claims" check --replace quotes beta-gpu pending.tsv --replace quotes alpha-gpu alpha.tsv good quotes.lines >"$tmp/out" 2>&1
+rc=$?
+check "claims: several --replace stand in together, each for its own file" \
+    eval '[ $rc -eq 1 ] && has "FAIL claim chapters/quotes.nw:10 on beta-gpu" &&
+          has "FAIL claim chapters/quotes.nw:7 on alpha-gpu: quotes.scan_ms > quotes.copy_ms (2 > 3 is false)" && has "PASS claim chapters/quotes.nw:7 on beta-gpu"'
 "$tmp/claims" check --replace quotes gamma-gpu pending.tsv good quotes.lines >"$tmp/out" 2>&1
 check "claims: --replace of a GPU not yet recorded adds it" \
     eval 'has "PASS claim chapters/quotes.nw:7 on gamma-gpu"'

@@ -427,7 +427,7 @@ int main(int argc, char **argv) {
     memset(&w, 0, sizeof w);
     w.has_values = values != NULL;
     if (values != NULL &&
-        nw_values_read_dir(&w.values, values, NULL, NULL) != 0) {
+        nw_values_read_dir(&w.values, values, NULL, 0) != 0) {
         nw_values_free(&w.values);
         return 1;
     }

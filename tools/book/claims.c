@@ -1,7 +1,7 @@
 /* claims: hold the prose's claims to the recorded values.
  *
  * Usage: claims check VALUES LINES...
- *        claims check --replace PROG GPU FILE VALUES LINES...
+ *        claims check [--replace PROG GPU FILE]... VALUES LINES...
  *
  * VALUES is the directory of values files, VALUES/PROG/GPU.tsv (quote.h);
  * each LINES is a chapter's build/meta/CHAPTER.lines, whose quote and claim
@@ -18,8 +18,9 @@
  * [[=EXPR]], whose value the page could not write (FAIL quote ...); a quote
  * that can be written says nothing.
  *
- * With --replace, FILE stands in for VALUES/PROG/GPU.tsv (which need not
- * exist): the check of pending values before they are put in place.
+ * With --replace, as many as there are, each FILE stands in for its
+ * VALUES/PROG/GPU.tsv (which need not exist): the check of every pending
+ * transcript's values together, before any is put in place.
  *
  * Exit status 0 when everything held, 1 when something failed or a file
  * could not be read, 2 for a wrong command line.
@@ -147,29 +148,39 @@ static int check_lines(const struct nw_values *vs, const char *path) {
 
 static int usage(void) {
     fprintf(stderr, "usage: %s check VALUES LINES...\n"
-                    "       %s check --replace PROG GPU FILE VALUES "
+                    "       %s check [--replace PROG GPU FILE]... VALUES "
                     "LINES...\n",
             kTool, kTool);
     return 2;
 }
 
-/* The values: VALUES, with --replace's FILE in place of one file. */
-static int read_values(struct nw_values *vs, char **replace,
+/* The values of dir, each of the nreplace triples of replace (PROG GPU
+ * FILE) standing in for dir's PROG/GPU.tsv. */
+static int read_values(struct nw_values *vs, char **replace, size_t nreplace,
                        const char *dir) {
-    if (replace == NULL) {
-        return nw_values_read_dir(vs, dir, NULL, NULL);
+    char **skip = nw_xcalloc(2 * nreplace + 1, sizeof *skip);
+    int status = 0;
+    for (size_t i = 0; i < nreplace && status == 0; ++i) {
+        char **r = &replace[3 * i];
+        if (!nw_is_prog_name(r[0]) || !nw_is_gpu_slug(r[1])) {
+            nw_error(kTool, 0, "--replace wants a program ([A-Za-z0-9_]+) "
+                               "and a GPU (a slug such as nvidia-h200), not "
+                               "'%s' and '%s'",
+                     r[0], r[1]);
+            status = -1;
+        }
+        skip[2 * i] = r[0];
+        skip[2 * i + 1] = r[1];
     }
-    if (!nw_is_prog_name(replace[0]) || !nw_is_gpu_slug(replace[1])) {
-        nw_error(kTool, 0, "--replace wants a program ([A-Za-z0-9_]+) and "
-                           "a GPU (a slug such as nvidia-h200), not '%s' "
-                           "and '%s'",
-                 replace[0], replace[1]);
-        return -1;
+    if (status == 0) {
+        status = nw_values_read_dir(vs, dir, skip, nreplace);
     }
-    if (nw_values_read_dir(vs, dir, replace[0], replace[1]) != 0) {
-        return -1;
+    for (size_t i = 0; i < nreplace && status == 0; ++i) {
+        char **r = &replace[3 * i];
+        status = nw_values_read(vs, r[2], r[0], r[1]);
     }
-    return nw_values_read(vs, replace[2], replace[0], replace[1]);
+    free(skip);
+    return status;
 }
 
 int main(int argc, char **argv) {
@@ -177,17 +188,19 @@ int main(int argc, char **argv) {
         return usage();
     }
     int i = 2;
-    char **replace = NULL;
-    if (strcmp(argv[i], "--replace") == 0) {
-        replace = &argv[i + 1];
+    char **replace = nw_xcalloc((size_t)argc, sizeof *replace);
+    size_t nreplace = 0;
+    while (i + 3 < argc && strcmp(argv[i], "--replace") == 0) {
+        memcpy(&replace[3 * nreplace++], &argv[i + 1], 3 * sizeof *argv);
         i += 4;
     }
     if (i >= argc) {
+        free(replace);
         return usage();
     }
     struct nw_values vs;
     memset(&vs, 0, sizeof vs);
-    int status = read_values(&vs, replace, argv[i]) != 0;
+    int status = read_values(&vs, replace, nreplace, argv[i]) != 0;
     if (status == 0) {
         /* Every chapter, whatever the ones before it say. */
         for (int k = i + 1; k < argc; ++k) {
@@ -195,5 +208,6 @@ int main(int argc, char **argv) {
         }
     }
     nw_values_free(&vs);
+    free(replace);
     return status | nw_flush_stdout(kTool);
 }

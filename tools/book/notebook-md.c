@@ -607,7 +607,7 @@ int main(int argc, char **argv) {
     memset(&values, 0, sizeof values);
     struct nw_doc doc;
     if (nprogs < 0 || (values_dir != NULL &&
-                       nw_values_read_dir(&values, values_dir, NULL, NULL)) ||
+                       nw_values_read_dir(&values, values_dir, NULL, 0)) ||
         load_pipe(pipe, &doc) != 0) {
         nw_values_free(&values);
         free(progs);

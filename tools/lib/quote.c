@@ -204,17 +204,44 @@ static int read_absent(struct nw_values *vs, const char *path) {
     return 0;
 }
 
-static int read_absent_dir(struct nw_values *vs, const char *dir) {
-    struct nw_buf pattern = {NULL, 0, 0};
-    nw_buf_puts(&pattern, dir);
-    nw_buf_puts(&pattern, "/*.absent");
-    glob_t g;
-    int rc = glob(pattern.s, 0, NULL, &g);
-    free(pattern.s);
+/* The files DIR/PATTERN into g: 1 where there are some, 0 where there
+ * are none, -1 where DIR cannot be read (said). */
+static int glob_in(const char *dir, const char *pattern, glob_t *g) {
+    struct nw_buf p = {NULL, 0, 0};
+    nw_buf_puts(&p, dir);
+    nw_buf_puts(&p, pattern);
+    int rc = glob(p.s, 0, NULL, g);
+    free(p.s);
     if (rc == GLOB_NOMATCH) {
         return 0;
     }
-    int status = rc == 0 ? 0 : -1;
+    if (rc != 0) {
+        nw_error(dir, 0, "cannot read the values files");
+        globfree(g);
+        return -1;
+    }
+    return 1;
+}
+
+/* Is (prog, gpu) one of the nskip pairs of skip? */
+static int skipped(char *const *skip, size_t nskip, const char *prog,
+                   const char *gpu) {
+    for (size_t i = 0; i < nskip; ++i) {
+        if (strcmp(skip[2 * i], prog) == 0 &&
+            strcmp(skip[2 * i + 1], gpu) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int read_absent_dir(struct nw_values *vs, const char *dir) {
+    glob_t g;
+    int found = glob_in(dir, "/*.absent", &g);
+    if (found <= 0) {
+        return found;
+    }
+    int status = 0;
     for (size_t i = 0; status == 0 && i < g.gl_pathc; ++i) {
         status = read_absent(vs, g.gl_pathv[i]);
     }
@@ -223,23 +250,16 @@ static int read_absent_dir(struct nw_values *vs, const char *dir) {
 }
 
 int nw_values_read_dir(struct nw_values *vs, const char *dir,
-                       const char *skip_prog, const char *skip_gpu) {
+                       char *const *skip, size_t nskip) {
     if (read_absent_dir(vs, dir) != 0) {
         return -1;
     }
-    struct nw_buf pattern = {NULL, 0, 0};
-    nw_buf_puts(&pattern, dir);
-    nw_buf_puts(&pattern, "/*/*.tsv");
     glob_t g;
-    int rc = glob(pattern.s, 0, NULL, &g);
-    free(pattern.s);
-    if (rc == GLOB_NOMATCH) {
-        return 0;
+    int found = glob_in(dir, "/*/*.tsv", &g);
+    if (found <= 0) {
+        return found;
     }
-    int status = rc == 0 ? 0 : -1;
-    if (rc != 0) {
-        nw_error(dir, 0, "cannot read the values files");
-    }
+    int status = 0;
     for (size_t i = 0; status == 0 && i < g.gl_pathc; ++i) {
         char prog[256], gpu[256];
         const char *path = g.gl_pathv[i];
@@ -248,9 +268,7 @@ int nw_values_read_dir(struct nw_values *vs, const char *dir,
                               "[A-Za-z0-9_]+ and GPU a slug such as "
                               "nvidia-h200");
             status = -1;
-        } else if (skip_prog == NULL || is_fit_file(path) ||
-                   strcmp(prog, skip_prog) != 0 ||
-                   strcmp(gpu, skip_gpu) != 0) {
+        } else if (is_fit_file(path) || !skipped(skip, nskip, prog, gpu)) {
             status = nw_values_read(vs, path, prog, gpu);
         }
     }

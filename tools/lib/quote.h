@@ -71,12 +71,13 @@ struct nw_values {
  * said why on stderr. */
 int nw_values_read(struct nw_values *vs, const char *path, const char *prog,
                    const char *gpu);
-/* Reads every DIR/PROG/GPU.tsv and GPU.fit.tsv but the transcript's of
- * skip_prog on skip_gpu (both NULL: none is skipped), and every DIR/GPU.absent: a GPU whose values this
+/* Reads every DIR/PROG/GPU.tsv and GPU.fit.tsv but the transcripts'
+ * values of the nskip programs and GPUs skip names (PROG, GPU, PROG, GPU,
+ * ...: 2 * nskip strings), and every DIR/GPU.absent: a GPU whose values this
  * build cannot compute (the T4 fit without nvcc), its first line saying
  * why. A missing DIR holds no values. */
 int nw_values_read_dir(struct nw_values *vs, const char *dir,
-                       const char *skip_prog, const char *skip_gpu);
+                       char *const *skip, size_t nskip);
 /* PROG.NAME on GPU, or NULL. */
 const struct nw_value *nw_values_find(const struct nw_values *vs,
                                       const char *prog, const char *name,

@@ -428,12 +428,14 @@ check_contract() { # CONTRACT USES
 # page shows is well-formed SVG that scales to the column (a viewBox, no
 # width), has a dark theme, and keeps its text legible on a phone: at least
 # 10 px where the column is 320 px wide.
+# xmllint reads them; tools/need installs it where it is missing, as make
+# installs noweb, or says the command to run, and every figure fails.
+xmllint_why=$(tools/need xmllint libxml2-utils 2>&1) || true
 check_svg() { # SVG: prints what is wrong with it, nothing where all is well
     local svg=$1
     if [ ! -s "$svg" ]; then echo "missing or empty"; return; fi
-    if command -v xmllint >/dev/null 2>&1; then
-        xmllint --noout "$svg" 2>/dev/null || { echo "not well-formed XML"; return; }
-    fi
+    if ! command -v xmllint >/dev/null 2>&1; then echo "xmllint is needed: ${xmllint_why#make: }"; return; fi
+    xmllint --noout "$svg" 2>/dev/null || { echo "not well-formed XML"; return; }
     awk '
         { doc = doc $0 " " }
         END {

@@ -503,7 +503,7 @@ $(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: style
 # T4 fit to show.
 FIT_MD = $(if $(HAVE_NVCC),$(B)/md/$(1).fit.md)
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
-                  $(B)/md/%.refs $(B)/md/%.chunks $(chunk-links) $(heading-links) styles/page.html \
+                  $(B)/md/%.refs $(B)/md/%.chunks $(chunk-links) $(heading-links) styles/page.html styles/page-turn.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
@@ -532,7 +532,7 @@ $(B)/stamp/chunks: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
 $(B)/md/chunks.md: $(B)/stamp/chunks ;
 
 $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: \
-$(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html \
+$(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html styles/page-turn.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --metadata-file=$(B)/md/book.nav.yaml $< \

@@ -337,7 +337,9 @@ fi
 class_uses() { # PAGE...
     local page
     for page in "$@" styles/page.html; do
-        tr '\n' ' ' <"$page" | grep -oE '<[A-Za-z][A-Za-z0-9]*[^<>]* class="[^"]*"' |
+        # The template with its partial, styles/page-turn.html.
+        if [ "$page" = styles/page.html ]; then cat "$page" styles/page-turn.html; else cat "$page"; fi |
+            tr '\n' ' ' | grep -oE '<[A-Za-z][A-Za-z0-9]*[^<>]* class="[^"]*"' |
             sed -E 's/^<([A-Za-z0-9]+).* class="([^"]*)"$/\1\t\2/' |
             awk -F'\t' -v w="${page/#"$tmp"\/book\//the scratch book\'s }" '{
                 n = split($2, c, " ")

@@ -421,7 +421,6 @@ QUOTED = $(sort $(VALUES) $(ABSENT) $(wildcard $(B)/values/*/*.tsv))
 $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(QUOTED) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp' EXIT; \
-	$(if $(HAVE_NVCC),rm -f $(B)/values/tesla-t4.absent;) \
 	$(chapter-md) -V $(B)/values $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
 	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
 	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && mv -f $@.tmp $@

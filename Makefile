@@ -204,8 +204,9 @@ VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
 # A chart for every transcript of a program that says what to draw
 # (evidence/PROG.chart); a program with no transcript yet has none.
 charted = $(if $(wildcard evidence/$(1).chart),$(wildcard evidence/$(1)/*.txt))
-CHARTS := $(patsubst evidence/%.txt,$(B)/html/charts/%.svg,\
-            $(foreach p,$(PROGRAMS),$(call charted,$(p))))
+# Each is drawn twice: wide, and narrow for a phone (PROG/GPU.narrow.svg).
+CHARTS := $(foreach s,.svg .narrow.svg,$(patsubst evidence/%.txt,$(B)/html/charts/%$(s),\
+            $(foreach p,$(PROGRAMS),$(call charted,$(p)))))
 # $(call chart-md,PROGS): the charts' figures for the pages of PROGS.
 chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
              $(foreach p,$(1),$(call charted,$(p))))
@@ -458,9 +459,12 @@ $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
 $(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
 	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< > $@.tmp \
 	  && mv -f $@.tmp $@
+$(B)/charts/%.narrow.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) narrow evidence/$(*D).chart $< > $@.tmp \
+	  && mv -f $@.tmp $@
 $(B)/charts/%.md: evidence/%.txt evidence/$$(*D).chart $(chart)
 	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< charts/$*.svg \
-	  > $@.tmp && mv -f $@.tmp $@
+	  charts/$*.narrow.svg > $@.tmp && mv -f $@.tmp $@
 $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 	$(call say,CHART,$@)
 	$(Q)$(TRAP)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@

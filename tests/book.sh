@@ -484,6 +484,57 @@ for ch in "${chapters[@]}"; do
         fi
     done
 done
+# Charts (html/charts/PROG/GPU.svg, drawn by chart.c from a transcript): a
+# page shows each in a <picture> whose source on a phone's screen is the
+# chart drawn narrow, and that one keeps its text at 10 px or more where it
+# is 360 px wide (the wide chart would not: its text is a third smaller).
+chart_text() { # SVG WIDTH: the smallest text of SVG shown WIDTH px wide, in px
+    awk -v w="$2" '
+        { doc = doc $0 " " }
+        END {
+            if (!match(doc, /viewBox="[-0-9. ]*"/)) { print 0; exit }
+            split(substr(doc, RSTART + 9, RLENGTH - 10), vb, " ")
+            min = 1e9; rest = doc
+            while (match(rest, /font-size="[0-9.]+"/)) {
+                size = substr(rest, RSTART + 11, RLENGTH - 12) + 0
+                if (size < min) min = size
+                rest = substr(rest, RSTART + RLENGTH)
+            }
+            if (vb[3] <= 0 || min == 1e9) { print 0; exit }
+            printf "%.1f\n", min * w / vb[3]
+        }' "$1"
+}
+for ch in "${chapters[@]}"; do
+    page=$B/html/$ch.html
+    tr '\n' ' ' <"$page" | sed 's|</picture>|&\n|g' |
+        grep -o '<picture>.*</picture>' | while read -r pic; do
+        narrow=$(echo "$pic" | sed -nE 's/.*<source media="screen and \(max-width: 45\.99rem\)" srcset="([^"]*)".*/\1/p')
+        wide=$(echo "$pic" | sed -nE 's/.*<img src="([^"]*)" class="chart".*/\1/p')
+        name="chart ${wide:-?} on $ch.html"
+        if [ -z "$wide" ] || [ -z "$narrow" ]; then
+            fail "$name has a narrow drawing for a phone" "the picture has no chart image or no phone source: $pic"
+            continue
+        fi
+        if [ ! -s "$B/html/$wide" ] || [ ! -s "$B/html/$narrow" ]; then
+            fail "$name has a narrow drawing for a phone" "$wide or $narrow is missing"
+            continue
+        fi
+        small=$(chart_text "$B/html/$narrow" 360)
+        big=$(chart_text "$B/html/$wide" 360)
+        if awk -v s="$small" -v b="$big" 'BEGIN { exit !(s >= 10 && b < 10) }'; then
+            pass "$name has a narrow drawing for a phone (its smallest text $small px at 360 px, the wide one's $big)"
+        else
+            fail "$name has a narrow drawing for a phone" "smallest text at 360 px: narrow $small px, wide $big px"
+        fi
+    done
+done
+drawn=$(find "$B/html/charts" -name '*.svg' ! -name '*.narrow.svg' 2>/dev/null | wc -l)
+shown=$(for ch in "${chapters[@]}"; do cat "$B/html/$ch.html"; done 2>/dev/null | grep -o '<picture>' | wc -l)
+if [ "$drawn" -gt 0 ] && [ "$drawn" = "$shown" ]; then
+    pass "every chart drawn is on a page in a picture ($drawn)"
+else
+    fail "every chart drawn is on a page in a picture" "$drawn charts drawn, $shown pictures on the pages"
+fi
 # The checks themselves, on SVGs each of them must refuse.
 good='<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 100"><style>@media (prefers-color-scheme: dark) { }</style><text font-size="20">a</text></svg>'
 while IFS='|' read -r what from to; do

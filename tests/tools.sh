@@ -160,7 +160,9 @@ for spec in evidence/*.chart; do
       sed 's/{{\(ms\|float\):[a-z0-9_]*}}/2.5/g; s/{{\(int\|device\):[a-z0-9_]*}}/3/g; s/{{gpu}}/Test GPU/g; s/{{device}}/1/g; s/{{ms}}/1.25/g; s/{{float}}/2.5/g; s/{{int}}/3/g' \
           "evidence/$p.expect"; } >"$gen/$p.txt"
     if "$asan/chart" gnuplot "$spec" "$gen/$p.txt" >"$gen/$p.gp" 2>"$gen/err" &&
-       "$asan/chart" figure "$spec" "$gen/$p.txt" "charts/$p/x.svg" >/dev/null 2>>"$gen/err"; then
+       "$asan/chart" narrow "$spec" "$gen/$p.txt" >"$gen/$p.narrow.gp" 2>>"$gen/err" &&
+       "$asan/chart" figure "$spec" "$gen/$p.txt" "charts/$p/x.svg" "charts/$p/x.narrow.svg" \
+           >/dev/null 2>>"$gen/err"; then
         pass "sanitized chart on $spec"
     else
         fail "sanitized chart on $spec" "$(head -3 "$gen/err" | tr '\n' ' ')"
@@ -181,6 +183,36 @@ if grep -q '^set label 1 "A \\"title\\" with \\\\ and <svg>" at ' "$gen/ok.gp" &
     pass "chart quotes text for gnuplot and draws only the recorded value"
 else
     fail "chart quotes text for gnuplot and draws only the recorded value" "$(grep -m1 'label 1' "$gen/ok.gp")"
+fi
+# The narrow chart: a title longer than a line is broken at blanks into
+# labels of their own, every row's name is a label over its bar, and no
+# text is set smaller than 12 points.
+printf 'title  %s\nbar 2 some row | a row of its own name\n' \
+    "A title long enough to need two lines on a phone" >"$gen/long.chart"
+"$asan/chart" narrow "$gen/long.chart" "$gen/bad.txt" >"$gen/long.gp" 2>"$gen/err"
+if grep -q '^set terminal svg size 380,' "$gen/long.gp" &&
+   grep -q '^set label 1 "A title long enough to need two lines on" at screen' "$gen/long.gp" &&
+   grep -q '^set label 2 "a phone" at screen' "$gen/long.gp" &&
+   grep -q '^set label [0-9]* "a row of its own name" at graph 0, first -0.22 left' "$gen/long.gp" &&
+   grep -q '^unset ytics' "$gen/long.gp" &&
+   ! grep -Eq 'sans,([0-9]|1[01])"' "$gen/long.gp"; then
+    pass "chart narrow wraps the title and sets each row's name over its bar"
+else
+    fail "chart narrow wraps the title and sets each row's name over its bar" \
+        "$(head -2 "$gen/err" | tr '\n' ' ') $(grep -m2 '^set label' "$gen/long.gp" | tr '\n' ' ')"
+fi
+# The figure: a picture whose narrow source is for a phone's screen, the
+# caption escaped for HTML as the image's text and under it.
+"$asan/chart" figure "$gen/ok.chart" "$gen/bad.txt" "charts/p/G.svg" "charts/p/G.narrow.svg" \
+    >"$gen/fig.md" 2>"$gen/err"
+if grep -qx '```{=html}' "$gen/fig.md" &&
+   grep -q '<source media="screen and (max-width: 45.99rem)" srcset="charts/p/G.narrow.svg">' "$gen/fig.md" &&
+   grep -q '<img src="charts/p/G.svg" class="chart" alt="A &quot;title&quot; with \\ and &lt;svg&gt;\. Drawn' "$gen/fig.md" &&
+   [ "$(grep -c 'A &quot;title&quot; with \\ and &lt;svg&gt;\. Drawn' "$gen/fig.md")" = 2 ]; then
+    pass "chart figure is a picture with the narrow chart for a phone, its caption escaped"
+else
+    fail "chart figure is a picture with the narrow chart for a phone, its caption escaped" \
+        "$(head -2 "$gen/err" | tr '\n' ' ') $(head -5 "$gen/fig.md" | tr '\n' ' ')"
 fi
 # In a group, "bar N | LABEL" reads the group's own line; outside one it
 # names no row.

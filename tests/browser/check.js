@@ -288,7 +288,8 @@ async function main() {
   const chapterCount = [];
   for (const file of pages) {
     const name = `browser: ${file}`;
-    const loads = [], wide = [], shape = [], unshown = [], scrolling = [];
+    const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [];
+    let chartCount = 0;
     try {
       for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
         const { page, problems } = await open(ctx, file);
@@ -308,15 +309,25 @@ async function main() {
         scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
         const base = file.replace(/\.html$/, '');
         await page.screenshot({ path: path.join(shotDir, `${base}-${kind}.png`) });
+        // Each chart as the width has it: drawn narrow on the phone, wide
+        // on the desktop (the picture's source, chart.c).
+        const srcs = await page.evaluate((c) =>
+          [...document.querySelectorAll(`main img${c}`)].map((i) => i.currentSrc), sel.chart);
+        for (const src of srcs) {
+          const narrow = /\.narrow\.svg$/.test(src);
+          if (narrow !== (kind === 'phone')) charts.push(`${kind}: ${src.split('/').slice(-2).join('/')}`);
+        }
+        chartCount = srcs.length;
         // The evidence: the first chart, and the transcript after it.
-        if (await page.evaluate(() => !!document.querySelector('main figure'))) {
-          await page.evaluate(() => document.querySelector('main figure').scrollIntoView());
+        const chartFig = `main figure:has(img${sel.chart})`;
+        if (await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
+          await page.evaluate((f) => document.querySelector(f).scrollIntoView(), chartFig);
           await page.screenshot({ path: path.join(shotDir, `${base}-${kind}-chart.png`) });
-          await page.evaluate(() => {
-            const f = document.querySelector('main figure');
+          await page.evaluate((sf) => {
+            const f = document.querySelector(sf);
             const pre = f.nextElementSibling;
             if (pre) pre.scrollIntoView();
-          });
+          }, chartFig);
           await page.screenshot({ path: path.join(shotDir, `${base}-${kind}-transcript.png`) });
         }
         await page.close();
@@ -332,6 +343,8 @@ async function main() {
     }
     if (loads.length) fail(`${name} loads cleanly`, loads.slice(0, 3).join('; '));
     else pass(`${name} loads cleanly (desktop and ${kPhone.width} px: no console message, no failed load, nothing from the network)`);
+    if (charts.length) fail(`${name} draws its charts for the width`, charts.slice(0, 3).join('; '));
+    else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: narrow at ${kPhone.width} px, wide on the desktop)`);
     if (wide.length) fail(`${name} fits the window`, wide[0]);
     else pass(`${name} fits the window (desktop and ${kPhone.width} px)`);
     if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));

@@ -3,8 +3,19 @@
  * Usage:
  *   chart gnuplot SPEC TRANSCRIPT > chart.gp      a gnuplot script that
  *                                                 writes the SVG to stdout
- *   chart figure SPEC TRANSCRIPT IMAGE > fig.md   the chart as a Pandoc
- *                                                 Markdown figure
+ *   chart narrow SPEC TRANSCRIPT > narrow.gp      the same chart laid out
+ *                                                 for a phone
+ *   chart figure SPEC TRANSCRIPT IMAGE NARROW > fig.md
+ *                                                 the chart as a figure of
+ *                                                 the page
+ *
+ * The wide chart names each row left of its bar; the narrow one, drawn
+ * kNarrowWidth pixels wide to be shown at about that width, puts the name
+ * above the bar and wraps the title, so that no text is smaller than
+ * kNarrowFont pixels on a phone. The figure is a raw HTML block for
+ * Pandoc: a <picture> whose narrow source the browser takes on a narrow
+ * screen, the wide image otherwise and in print, with the caption as the
+ * image's text and under it.
  *
  * SPEC is evidence/PROG.chart, one directive a line ('#' starts a comment):
  *
@@ -58,6 +69,13 @@ enum {
     kWidth = 640,
     kRowHeight = 30,
     kChrome = 150, /* title, subtitle, axis and its label */
+    /* The narrow layout: its width, its smallest text, a row (a name over
+     * a bar), and the characters of a title and a subtitle line. */
+    kNarrowWidth = 380,
+    kNarrowFont = 12,
+    kNarrowRow = 44,
+    kNarrowTitle = 40,
+    kNarrowSub = 50,
     kMaxRows = 64,
     kMaxText = 200
 };
@@ -604,24 +622,139 @@ static void gnuplot(const struct spec *sp, const struct recording *t) {
     gnuplot_rows(sp);
 }
 
-static void figure(const struct spec *sp, const struct recording *t,
-                   const char *image) {
-    printf("![");
-    nw_put_md_text(stdout, sp->title, NW_MD_MARKS);
-    if (t->gpu[0]) {
-        printf(", ");
-        nw_put_md_text(stdout, t->gpu, NW_MD_MARKS);
-    }
-    printf("\\. Drawn from the transcript below, each bar one recorded "
-           "value");
-    for (int r = 0; r < sp->n; ++r) {
-        if (sp->rows[r].kind == ROW_REF) {
-            printf("; the grey bar and the dashed line are the reference, ");
-            nw_put_md_text(stdout, sp->rows[r].label, NW_MD_MARKS);
-            break;
+/* Break S at blanks into lines of at most WIDTH characters (a longer word
+ * is a line of its own), at most MAX of them: returns how many. */
+static int wrap(const char *s, int width, char (*line)[kMaxText], int max) {
+    int n = 0;
+    while (*s && n < max) {
+        size_t len = strlen(s), cut = len;
+        if (len > (size_t)width) {
+            cut = (size_t)width;
+            while (cut > 0 && s[cut] != ' ') {
+                --cut;
+            }
+            if (cut == 0) {
+                cut = strcspn(s, " ");
+            }
+        }
+        snprintf(line[n++], kMaxText, "%.*s", (int)cut, s);
+        s += cut;
+        while (*s == ' ') {
+            ++s;
         }
     }
-    printf("\\.](");
+    return n;
+}
+
+/* Lines of text over the plot, one label each, centred at Y pixels from
+ * the top of a chart HEIGHT pixels tall, STEP apart. */
+static int put_lines(char (*line)[kMaxText], int n, int label, double y,
+                     int step, int height, int font, const char *colour) {
+    for (int i = 0; i < n; ++i) {
+        printf("set label %d ", label++);
+        nw_put_dquoted(stdout, line[i]);
+        printf(" at screen 0.03, screen %.4f left font \"sans,%d\" "
+               "textcolor rgb \"%s\"\n",
+               1.0 - (y + i * step) / height, font, colour);
+    }
+    return label;
+}
+
+/* The narrow chart: title and subtitle wrapped over the plot, each row's
+ * name on a line of its own above its bar, the values after the bars. */
+static void narrow(const struct spec *sp, const struct recording *t) {
+    double max = 0;
+    for (int r = 0; r < sp->n; ++r) {
+        if (sp->rows[r].kind != ROW_GROUP && sp->rows[r].v > max) {
+            max = sp->rows[r].v;
+        }
+    }
+    if (max <= 0) {
+        max = 1;
+    }
+    enum { kLines = 8, kTitleStep = 20, kSubStep = 16, kAxis = 60 };
+    char title[kLines][kMaxText], sub[kLines][kMaxText];
+    char subtext[3 * kMaxText];
+    subtitle(sp, t, subtext, sizeof subtext);
+    int tl = wrap(sp->title, kNarrowTitle, title, kLines);
+    int sl = wrap(subtext, kNarrowSub, sub, kLines);
+    int top = 12 + kTitleStep * tl + kSubStep * sl + 16;
+    int height = top + kNarrowRow * sp->n + kAxis;
+    printf("# Drawn by evchart from %s and the transcript; do not edit.\n",
+           sp->path);
+    printf("set terminal svg size %d,%d dynamic font \"sans,13\" "
+           "background rgb \"white\"\n", kNarrowWidth, height);
+    printf("set termoption noenhanced\nset encoding utf8\n");
+    int label = put_lines(title, tl, 1, 12 + kTitleStep / 2, kTitleStep,
+                          height, 15, "#000000");
+    label = put_lines(sub, sl, label, 12 + kTitleStep * tl + kSubStep / 2,
+                      kSubStep, height, kNarrowFont, "#555555");
+    printf("set tmargin at screen %.4f\nset bmargin at screen %.4f\n"
+           "set lmargin at screen 0.03\nset rmargin at screen 0.97\n",
+           1.0 - (double)top / height, (double)kAxis / height);
+    printf("set xlabel ");
+    nw_put_dquoted(stdout, sp->unit[0] ? sp->unit : "value");
+    printf(" font \"sans,%d\"\nunset key\nunset ytics\n"
+           "set border 1 lc rgb \"#888888\"\n"
+           "set xtics nomirror out font \"sans,%d\" textcolor rgb \"#333333\"\n"
+           "set grid xtics lc rgb \"#e4e4e4\" lt 1\n"
+           "set style fill solid 0.9 noborder\n"
+           "set offsets 0, 0, 0, 0\n", kNarrowFont, kNarrowFont);
+    /* Room on the right for the longest bar's value. */
+    printf("set xrange [0:%.6g]\n", max * 1.3);
+    printf("set yrange [%d.5:-0.5]\n", sp->n - 1);
+    for (int r = 0; r < sp->n; ++r) {
+        const struct row *row = &sp->rows[r];
+        printf("set label %d ", label++);
+        nw_put_dquoted(stdout, row->label);
+        if (row->kind == ROW_GROUP) {
+            printf(" at graph 0, first %d left font \"sans,14\" "
+                   "textcolor rgb \"#000000\"\n", r);
+        } else {
+            printf(" at graph 0, first %.2f left textcolor rgb \"#222222\"\n",
+                   r - 0.22);
+        }
+    }
+    int arrow = 1;
+    for (int r = 0; r < sp->n; ++r) {
+        if (kRowStyles[sp->rows[r].kind].line) {
+            kRowStyles[sp->rows[r].kind].line(sp, r, arrow++);
+        }
+    }
+    printf("$rows << EOD\n");
+    for (int r = 0; r < sp->n; ++r) {
+        const struct row *row = &sp->rows[r];
+        if (kRowStyles[row->kind].drawn) {
+            printf("%d %s %d %s\n", r, row->value,
+                   kRowStyles[row->kind].style, row->value);
+        }
+    }
+    printf("EOD\n");
+    printf("plot $rows using ($3 == 0 ? $2 : NaN):1:(0):2:($1 + 0.02):"
+           "($1 + 0.38) with boxxyerror lc rgb \"#3b6ea5\", \\\n"
+           "     $rows using ($3 == 1 ? $2 : NaN):1:(0):2:($1 + 0.02):"
+           "($1 + 0.38) with boxxyerror lc rgb \"#b9b9b9\", \\\n"
+           "     $rows using 2:($1 + 0.2):(stringcolumn(4)) with labels left "
+           "offset 0.5,0 textcolor rgb \"#222222\"\n");
+}
+
+/* The caption: the chart's title, its GPU, and how to read it. */
+static void caption(const struct spec *sp, const struct recording *t,
+                    char *out, size_t size) {
+    const char *ref = NULL;
+    for (int r = 0; r < sp->n && ref == NULL; ++r) {
+        if (sp->rows[r].kind == ROW_REF) {
+            ref = sp->rows[r].label;
+        }
+    }
+    snprintf(out, size, "%s%s%s. Drawn from the transcript below, each bar "
+             "one recorded value%s%s.", sp->title, t->gpu[0] ? ", " : "",
+             t->gpu, ref ? "; the grey bar and the dashed line are the "
+                           "reference, " : "", ref ? ref : "");
+}
+
+/* An image's address: what is not safe in a URL is percent-encoded. */
+static void put_url(const char *image) {
     for (const char *s = image; *s; ++s) {
         unsigned char c = (unsigned char)*s;
         if (isalnum(c) || strchr("-_.~/", c) != NULL) {
@@ -630,17 +763,35 @@ static void figure(const struct spec *sp, const struct recording *t,
             printf("%%%02X", c);
         }
     }
-    printf("){.chart}\n\n");
+}
+
+static void figure(const struct spec *sp, const struct recording *t,
+                   const char *image, const char *narrow_image) {
+    char text[6 * kMaxText];
+    caption(sp, t, text, sizeof text);
+    /* A phone's width, as the style sheet has it; in print the wide one. */
+    printf("```{=html}\n<figure>\n<picture>\n"
+           "<source media=\"screen and (max-width: 45.99rem)\" srcset=\"");
+    put_url(narrow_image);
+    printf("\">\n<img src=\"");
+    put_url(image);
+    printf("\" class=\"chart\" alt=\"");
+    nw_put_html(stdout, text);
+    printf("\">\n</picture>\n<figcaption aria-hidden=\"true\">");
+    nw_put_html(stdout, text);
+    printf("</figcaption>\n</figure>\n```\n\n");
 }
 
 int main(int argc, char **argv) {
     int gp = argc == 4 && strcmp(argv[1], "gnuplot") == 0;
-    int fig = argc == 5 && strcmp(argv[1], "figure") == 0;
-    if (!gp && !fig) {
+    int nar = argc == 4 && strcmp(argv[1], "narrow") == 0;
+    int fig = argc == 6 && strcmp(argv[1], "figure") == 0;
+    if (!gp && !nar && !fig) {
         fprintf(stderr,
                 "usage: %s gnuplot SPEC TRANSCRIPT > chart.gp\n"
-                "       %s figure SPEC TRANSCRIPT IMAGE > figure.md\n",
-                argv[0], argv[0]);
+                "       %s narrow SPEC TRANSCRIPT > narrow.gp\n"
+                "       %s figure SPEC TRANSCRIPT IMAGE NARROW > figure.md\n",
+                argv[0], argv[0], argv[0]);
         return 2;
     }
     struct spec sp;
@@ -656,8 +807,10 @@ int main(int argc, char **argv) {
     if (status == 0) {
         if (gp) {
             gnuplot(&sp, &t);
+        } else if (nar) {
+            narrow(&sp, &t);
         } else {
-            figure(&sp, &t, argv[4]);
+            figure(&sp, &t, argv[4], argv[5]);
         }
     }
     free_recording(&t);

@@ -497,6 +497,57 @@ async function main() {
     await page.close();
   }
 
+  // Every drawing's text inside its drawing: each figure (html/fig/) and
+  // each chart, wide and narrow (html/charts/), opened by itself, every
+  // text's box, in the drawing's own units, within its viewBox.
+  const drawings = [];
+  for (const dir of ['fig', 'charts']) {
+    const walk = (d) => {
+      if (!fs.existsSync(path.join(htmlDir, d))) return;
+      for (const e of fs.readdirSync(path.join(htmlDir, d), { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else if (e.name.endsWith('.svg')) drawings.push(path.join(d, e.name));
+      }
+    };
+    walk(dir);
+  }
+  for (const file of drawings.sort()) {
+    const name = `browser: ${file} keeps its text inside`;
+    try {
+      const { page } = await open(desktop, file);
+      const r = await page.evaluate(() => {
+        const svg = document.documentElement;
+        const vb = svg.viewBox.baseVal;
+        const toRoot = svg.getScreenCTM().inverse();
+        const out = [];
+        let n = 0;
+        for (const t of svg.querySelectorAll('text')) {
+          const b = t.getBBox();
+          if (!b.width) continue;
+          n++;
+          const m = toRoot.multiply(t.getScreenCTM());
+          const xs = [], ys = [];
+          for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y + b.height]]) {
+            const p = new DOMPoint(x, y).matrixTransform(m);
+            xs.push(p.x); ys.push(p.y);
+          }
+          const [l, rt, tp, bt] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+          if (l < vb.x - 1.5 || rt > vb.x + vb.width + 1.5 || tp < vb.y - 1.5 || bt > vb.y + vb.height + 1.5) {
+            out.push(`"${t.textContent.trim().slice(0, 30)}" at ${l.toFixed(0)}..${rt.toFixed(0)}, ` +
+              `${tp.toFixed(0)}..${bt.toFixed(0)} in ${vb.width} x ${vb.height}`);
+          }
+        }
+        return { n, out };
+      });
+      await page.close();
+      if (r.out.length) fail(name, r.out.slice(0, 3).join('; '));
+      else if (r.n === 0) fail(name, 'no text found');
+      else pass(`${name} (${r.n} texts)`);
+    } catch (e) {
+      fail(name, String(e.message || e).split('\n')[0]);
+    }
+  }
+
   // Opening the contents on a narrow screen and closing it again keeps
   // the reader's place; following a link of the page's outline closes it.
   {

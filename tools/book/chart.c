@@ -672,7 +672,7 @@ static void narrow(const struct spec *sp, const struct recording *t) {
     if (max <= 0) {
         max = 1;
     }
-    enum { kLines = 8, kTitleStep = 20, kSubStep = 16, kAxis = 60 };
+    enum { kLines = 8, kTitleStep = 20, kSubStep = 16, kAxis = 76 };
     char title[kLines][kMaxText], sub[kLines][kMaxText];
     char subtext[3 * kMaxText];
     subtitle(sp, t, subtext, sizeof subtext);

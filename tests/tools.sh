@@ -94,6 +94,10 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     else
         pass "sanitized index-pages, heading-links, nav, snippets, search-index on the book"
     fi
+    labels=(-l chapters/labels.tsv)
+    for meta in "${metas[@]}"; do
+        labels+=(-m "$meta")
+    done
     for meta in "${metas[@]}"; do
         ch=$(basename "$meta" .tsv)
         args=()
@@ -106,7 +110,8 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
             done
             args+=(--)
         done <"$meta"
-        if "$asan/notebook-md" -V "$B/values" -t tools/evidence/tcheck.c "$gen/$ch.nwpipe" "$B/src" "${args[@]}" \
+        if "$asan/notebook-md" -V "$B/values" -s tools/book/notebook-setup.py "${labels[@]}" \
+               -t tools/evidence/tcheck.c "$gen/$ch.nwpipe" "${args[@]}" \
                >/dev/null 2>"$gen/err"; then
             pass "sanitized notebook-md on $ch"
         else
@@ -120,12 +125,11 @@ fi
 # notebook-md and run-md on a chapter whose program has a run (-r), the
 # fixture tests/fixtures/runs.nw and its evidence.
 fx=tests/fixtures/evidence
-mkdir -p "$gen/runs-src" "$gen/runs-values/runs" "$gen/runs-values/runs_twice"
+mkdir -p "$gen/runs-values/runs" "$gen/runs-values/runs_twice"
 "$MARKUP" tests/fixtures/runs.nw >"$gen/runs.nwpipe"
-notangle -Rruns.cu tests/fixtures/runs.nw >"$gen/runs-src/runs.cu"
 printf 'copies\t1\tx\n' >"$gen/runs-values/runs/alpha-gpu.tsv"
 printf 'copies\t2\tx\n' >"$gen/runs-values/runs_twice/alpha-gpu.tsv"
-if "$asan/notebook-md" -V "$gen/runs-values" -t tools/evidence/tcheck.c "$gen/runs.nwpipe" "$gen/runs-src" \
+if "$asan/notebook-md" -V "$gen/runs-values" -s tools/book/notebook-setup.py -t tools/evidence/tcheck.c "$gen/runs.nwpipe" \
        runs 'nvcc -o runs runs.cu' "$fx/runs.expect" "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice '--twice' "$fx/runs_twice.expect" "$fx/runs_twice/alpha-gpu.txt" -- \
        >"$gen/runs.nb.md" 2>"$gen/err" &&
@@ -135,7 +139,7 @@ if "$asan/notebook-md" -V "$gen/runs-values" -t tools/evidence/tcheck.c "$gen/ru
 else
     fail "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it" "$(head -3 "$gen/err" | tr '\n' ' ')"
 fi
-if "$asan/notebook-md" "$gen/runs.nwpipe" "$gen/runs-src" runs 'nvcc' -- -r runs_x "--name='x'" -- \
+if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/runs.nwpipe" runs 'nvcc' -- -r runs_x "--name='x'" -- \
        >/dev/null 2>"$gen/err"; then
     fail "sanitized notebook-md refuses a run's arguments the shell would read" "it passed"
 else

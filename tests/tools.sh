@@ -145,6 +145,27 @@ if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/runs.nwpipe" runs '
 else
     pass "sanitized notebook-md refuses a run's arguments the shell would read"
 fi
+# notebook-md refuses, in one line at the chunk's line, a chunk name that
+# %%chunk would read otherwise, a reference a cell cannot tell from the
+# code before it, and a citation of nothing.
+printf '# Bad\n\n<<Add it += 2>>=\nx;\n@\n' >"$gen/nb-name.nw"
+# (noweb's markup never writes a < right before a reference: a pipeline
+# another tool wrote may.)
+printf '# Bad\n\n<<f.cu>>=\nint a = X<<b c>>;\n@\n<<b c>>=\n2\n@\n' >"$gen/nb-use.nw"
+printf '# Bad\n\nSee [[<<no such chunk>>]].\n\n<<f.cu>>=\nx;\n@\n' >"$gen/nb-cite.nw"
+for t in "nb-name:3: the chunk name <<Add it += 2>> cannot follow %%chunk" \
+         "nb-use:4: the reference <<b c>> cannot be told from the code" \
+         "nb-cite:3: [[<<no such chunk>>]] cites no chunk of this chapter"; do
+    n=${t%%:*}
+    "$MARKUP" "$gen/$n.nw" | sed 's/^@text int a = X$/@text int a = </' >"$gen/$n.nwpipe"
+    if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/$n.nwpipe" >/dev/null 2>"$gen/err"; then
+        fail "sanitized notebook-md says in one line: ${t#*: }" "it passed"
+    elif [ "$(wc -l <"$gen/err")" -ne 1 ] || ! grep -qF "$gen/$n.nw:${t#*:}" "$gen/err"; then
+        fail "sanitized notebook-md says in one line: ${t#*: }" "$(head -3 "$gen/err" | tr '\n' ' ')"
+    else
+        pass "sanitized notebook-md says in one line: ${t#*: }"
+    fi
+done
 if "$asan/run-md" runs 'nvcc -o runs runs.cu' "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice './runs --twice' "$fx/runs_twice/alpha-gpu.txt" -- >"$gen/runs.run.md" 2>"$gen/err" &&
    [ "$(grep -c '^#### ` ./runs --twice `$\|^copies: [12]$' "$gen/runs.run.md")" -eq 3 ] &&

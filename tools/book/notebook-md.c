@@ -281,7 +281,7 @@ static const char kIntro[] =
     "together into the chapter's files as the book does, compile them with "
     "the book's compile line, run them and check what they printed. To try "
     "a change, edit a chunk's cell, then run it and the cells after it "
-    "(*Runtime*, *Run cell and below*). The first code cell, hidden, sets "
+    "(on Colab, *Runtime*, *Run after*). The first code cell, hidden, sets "
     "this up.\n\n"
     "It needs a GPU. On Colab: *Runtime*, *Change runtime type*, *T4 GPU*; "
     "then *Runtime*, *Run all*.\n";

@@ -33,7 +33,8 @@
 #                                                            constants)
 #   build/html/NAME.html + build/md/NAME.chunks --search-index-->
 #                    build/html/search-index.js
-#   build/meta/NAME.nwpipe --notebook-md | pandoc--> build/notebooks/NAME.ipynb
+#   build/meta/NAME.nwpipe + tools/book/notebook-setup.py --notebook-md | pandoc-->
+#                    build/notebooks/NAME.ipynb        (a cell per chunk)
 # Evidence: tools/evidence/progcheck.sh runs build/bin/PROG; tcheck holds its
 #   output to evidence/PROG.expect and evidence/PROG/GPU.txt. A run,
 #   evidence/RUN.run, is a program with arguments (build/bin/RUN), and a
@@ -557,17 +558,21 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 # --- Notebooks -------------------------------------------------------------
-# A chapter as a notebook for a free T4 GPU: the prose, the tangled files,
-# the compile line (with the nvcc on the notebook's PATH), a run and the
-# check, and the same of each run of its programs (evidence/RUN.run).
+# A chapter as a notebook for a free T4 GPU: the prose and a cell per code
+# chunk, the setup cell that tangles them (tools/book/notebook-setup.py), the
+# compile line (with the nvcc on the notebook's PATH), a run and the check,
+# and the same of each run of its programs (evidence/RUN.run). Citations
+# link to the pages, so the notebook reads every chapter's labels.
 # pandoc writes the JSON; the cell ids it makes up are replaced by numbered
 # ones, so that a notebook changes only when the chapter does.
 
+NB_SETUP := tools/book/notebook-setup.py
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(notebook-md) tools/compile.mk \
-                 $$(addprefix $(B)/src/,$$(ROOTS.$$*)) $(wildcard tools/evidence/tcheck.c) \
+                 $(NB_SETUP) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt evidence/$$p.run)) \
                  $$(QUOTED) | $(B)/stamp/names $(B)/md
-	$(Q)$(TRAP)$(notebook-md) -V $(B)/values $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< $(B)/src \
+	$(Q)$(TRAP)$(notebook-md) -V $(B)/values -s $(NB_SETUP) -l $(REGISTRY) $(addprefix -m ,$(META)) \
+	  $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) -- \
 	    $(foreach r,$(call runs-of,$(p)),-r '$(r)' '$(call run-args,$(r))' \

@@ -34,12 +34,11 @@ has() { grep -qF -- "$1" "$tmp/out"; }
 
 # The fixture as a chapter of a book in $tmp/book (its messages then name
 # chapters/quotes.nw), with a copy of the values to change.
-mkdir -p "$tmp/book/chapters" "$tmp/book/src"
+mkdir -p "$tmp/book/chapters"
 cd "$tmp/book" || exit
 cp "$root/tests/fixtures/quotes.nw" chapters/
 cp -R "$root/tests/fixtures/values" values
 : >labels.tsv
-echo 'int main() { return 0; }' >src/quotes.cu
 # weave CHAPTER [VALUES]: the chapter's lines, page and notebook, or the
 # first tool's complaint, into $tmp/out.
 weave() {
@@ -48,7 +47,7 @@ weave() {
         "$tmp/chapter-meta" <"$1.pipe" >"$1.lines" 2>"$tmp/out" &&
         cut -f1,2 "$1.lines" >"$1.tsv" &&
         "$tmp/chapter-md" -V "$v" refs chunks labels.tsv "$1.tsv" <"$1.pipe" >"$1.md" 2>"$tmp/out" &&
-        "$tmp/notebook-md" -V "$v" "$1.pipe" src >"$1.nb.md" 2>"$tmp/out"
+        "$tmp/notebook-md" -V "$v" -s "$root/tools/book/notebook-setup.py" "$1.pipe" >"$1.nb.md" 2>"$tmp/out"
 }
 
 weave quotes

@@ -94,6 +94,10 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     else
         pass "sanitized index-pages, heading-links, nav, snippets, search-index on the book"
     fi
+    labels=(-l chapters/labels.tsv)
+    for meta in "${metas[@]}"; do
+        labels+=(-m "$meta")
+    done
     for meta in "${metas[@]}"; do
         ch=$(basename "$meta" .tsv)
         args=()
@@ -106,7 +110,8 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
             done
             args+=(--)
         done <"$meta"
-        if "$asan/notebook-md" -V "$B/values" -t tools/evidence/tcheck.c "$gen/$ch.nwpipe" "$B/src" "${args[@]}" \
+        if "$asan/notebook-md" -V "$B/values" -s tools/book/notebook-setup.py "${labels[@]}" \
+               -t tools/evidence/tcheck.c "$gen/$ch.nwpipe" "${args[@]}" \
                >/dev/null 2>"$gen/err"; then
             pass "sanitized notebook-md on $ch"
         else
@@ -120,12 +125,11 @@ fi
 # notebook-md and run-md on a chapter whose program has a run (-r), the
 # fixture tests/fixtures/runs.nw and its evidence.
 fx=tests/fixtures/evidence
-mkdir -p "$gen/runs-src" "$gen/runs-values/runs" "$gen/runs-values/runs_twice"
+mkdir -p "$gen/runs-values/runs" "$gen/runs-values/runs_twice"
 "$MARKUP" tests/fixtures/runs.nw >"$gen/runs.nwpipe"
-notangle -Rruns.cu tests/fixtures/runs.nw >"$gen/runs-src/runs.cu"
 printf 'copies\t1\tx\n' >"$gen/runs-values/runs/alpha-gpu.tsv"
 printf 'copies\t2\tx\n' >"$gen/runs-values/runs_twice/alpha-gpu.tsv"
-if "$asan/notebook-md" -V "$gen/runs-values" -t tools/evidence/tcheck.c "$gen/runs.nwpipe" "$gen/runs-src" \
+if "$asan/notebook-md" -V "$gen/runs-values" -s tools/book/notebook-setup.py -t tools/evidence/tcheck.c "$gen/runs.nwpipe" \
        runs 'nvcc -o runs runs.cu' "$fx/runs.expect" "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice '--twice' "$fx/runs_twice.expect" "$fx/runs_twice/alpha-gpu.txt" -- \
        >"$gen/runs.nb.md" 2>"$gen/err" &&
@@ -135,12 +139,33 @@ if "$asan/notebook-md" -V "$gen/runs-values" -t tools/evidence/tcheck.c "$gen/ru
 else
     fail "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it" "$(head -3 "$gen/err" | tr '\n' ' ')"
 fi
-if "$asan/notebook-md" "$gen/runs.nwpipe" "$gen/runs-src" runs 'nvcc' -- -r runs_x "--name='x'" -- \
+if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/runs.nwpipe" runs 'nvcc' -- -r runs_x "--name='x'" -- \
        >/dev/null 2>"$gen/err"; then
     fail "sanitized notebook-md refuses a run's arguments the shell would read" "it passed"
 else
     pass "sanitized notebook-md refuses a run's arguments the shell would read"
 fi
+# notebook-md refuses, in one line at the chunk's line, a chunk name that
+# %%chunk would read otherwise, a reference a cell cannot tell from the
+# code before it, and a citation of nothing.
+printf '# Bad\n\n<<Add it += 2>>=\nx;\n@\n' >"$gen/nb-name.nw"
+# (noweb's markup never writes a < right before a reference: a pipeline
+# another tool wrote may.)
+printf '# Bad\n\n<<f.cu>>=\nint a = X<<b c>>;\n@\n<<b c>>=\n2\n@\n' >"$gen/nb-use.nw"
+printf '# Bad\n\nSee [[<<no such chunk>>]].\n\n<<f.cu>>=\nx;\n@\n' >"$gen/nb-cite.nw"
+for t in "nb-name:3: the chunk name <<Add it += 2>> cannot follow %%chunk" \
+         "nb-use:4: the reference <<b c>> cannot be told from the code" \
+         "nb-cite:3: [[<<no such chunk>>]] cites no chunk of this chapter"; do
+    n=${t%%:*}
+    "$MARKUP" "$gen/$n.nw" | sed 's/^@text int a = X$/@text int a = </' >"$gen/$n.nwpipe"
+    if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/$n.nwpipe" >/dev/null 2>"$gen/err"; then
+        fail "sanitized notebook-md says in one line: ${t#*: }" "it passed"
+    elif [ "$(wc -l <"$gen/err")" -ne 1 ] || ! grep -qF "$gen/$n.nw:${t#*:}" "$gen/err"; then
+        fail "sanitized notebook-md says in one line: ${t#*: }" "$(head -3 "$gen/err" | tr '\n' ' ')"
+    else
+        pass "sanitized notebook-md says in one line: ${t#*: }"
+    fi
+done
 if "$asan/run-md" runs 'nvcc -o runs runs.cu' "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice './runs --twice' "$fx/runs_twice/alpha-gpu.txt" -- >"$gen/runs.run.md" 2>"$gen/err" &&
    [ "$(grep -c '^#### ` ./runs --twice `$\|^copies: [12]$' "$gen/runs.run.md")" -eq 3 ] &&

@@ -6,21 +6,36 @@ usage: python3 check.py BUILD_DIR CHAPTER...
 
 For each chapter:
   - the notebook is valid nbformat 4 and asks for a GPU (a T4 on Colab);
-  - it writes every file the chapter tangles, byte for byte as
-    build/src/FILE, and compiles each program with the book's compile line
-    (tools/compile.mk, the line the chapter's page prints), run by the nvcc
-    on the notebook's PATH;
-  - it runs each run of its programs (evidence/RUN.run, PROG ARG...) as
-    ./PROG ARG..., its output kept as RUN.out, and checks it;
-  - replayed in an empty folder with bash and gcc, every cell that needs no
-    GPU runs: the files are written, the checker is built, and the check
-    cell, given a recorded transcript's output in place of a run, says PASS.
+  - it follows the chapter: a cell per piece of every code chunk, in the
+    page's order (build/md/NAME.chunks), each "%%chunk NAME" ("+= K" for
+    its K-th piece) after Markdown whose last paragraph links to that piece's
+    anchor on the page; its prose links the chunks the page's prose cites,
+    in the same order; and every link's anchor is on its built page
+    (build/html/PAGE.html);
+  - the setup cell (the first code cell) and the cells that write files
+    (the checker, the expectation, the transcripts) are hidden, for Colab
+    (cellView "form") and Jupyter (source_hidden), and no other cell is;
+  - run as Jupyter runs them, without IPython (the setup cell's import of
+    IPython.core.magic is given a stand-in that keeps the cell magic), the
+    setup cell, the chunk cells and the tangle cell write every file the
+    chapter tangles, byte for byte as build/src/FILE;
+  - it compiles each program with the book's compile line (tools/compile.mk,
+    the line the chapter's page prints), run by the nvcc on the notebook's
+    PATH, and runs each run of its programs (evidence/RUN.run, PROG ARG...)
+    as ./PROG ARG..., its output kept as RUN.out, and checks it;
+  - replayed in that folder with bash and gcc, every cell that needs no GPU
+    runs: the checker is built, and the check cell, given a recorded
+    transcript's output in place of a run, says PASS.
 """
+import contextlib
+import html
+import io
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import types
 
 import nbformat
 
@@ -79,10 +94,179 @@ def runs_of(programs):
 RUN_CELL = re.compile(r"(\./\S+(?: [^|\n]*[^ |\n])?) \| tee (\S+)\.out\n")
 
 
+def magic_parts(source):
+    """A cell as IPython reads a cell magic (inputtransformer2.cell_magic):
+    (magic, line, body), or None for a cell of plain Python. A line magic
+    alone in its cell, %chunk NAME, is (magic, line, None)."""
+    m = re.fullmatch(r"%(\w+) (.*)", source.rstrip("\n"))
+    if m and not source.startswith("%%"):
+        return m.group(1), m.group(2), None
+    if not source.startswith("%%"):
+        return None
+    cell = source if source.endswith("\n") else source + "\n"
+    lines = cell.splitlines(keepends=True)
+    magic, _, line = lines[0][2:].rstrip().partition(" ")
+    return magic, line, "".join(lines[1:])
+
+
 def writefile(cell):
-    first, _, body = cell.source.partition("\n")
-    m = re.fullmatch(r"%%writefile (\S+)", first)
-    return (m.group(1), body) if m else (None, None)
+    m = magic_parts(cell.source)
+    return (m[1], m[2]) if m and m[0] == "writefile" and m[1] else (None, None)
+
+
+def chunk_head(cell):
+    """(name, piece) of a chunk cell, %%chunk NAME [+= K] (%chunk for an
+    empty one), or None."""
+    m = magic_parts(cell.source)
+    if not m or m[0] != "chunk":
+        return None
+    h = re.fullmatch(r"(.+?)(?: \+= ([0-9]+))?", m[1])
+    return (h.group(1), int(h.group(2) or 1)) if h else (m[1], 0)
+
+
+def hidden(cell):
+    return cell.metadata.get("cellView") == "form" and \
+        cell.metadata.get("jupyter", {}).get("source_hidden") is True
+
+
+def page_ids(build, page, cache={}):
+    """The ids of a built page, build/html/PAGE."""
+    if page not in cache:
+        path = os.path.join(build, "html", page)
+        text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+        cache[page] = set(html.unescape(i) for i in re.findall(r'\bid="([^"]*)"', text))
+    return cache[page]
+
+
+def page_cites(build, chapter):
+    """The chunks the page's prose cites, as links from the notebook (its
+    published copy, html/notebooks/, beside the pages): the retired
+    labels' notes are no prose."""
+    text = open(os.path.join(build, "html", chapter + ".html"), encoding="utf-8").read()
+    text = re.sub(r'<p class="retired".*?</p>', "", text, flags=re.S)
+    hrefs = [html.unescape(h) for h in re.findall(r'<a class="chunk-cite" href="([^"]*)"', text)]
+    return ["../" + (chapter + ".html" + h if h.startswith("#") else h) for h in hrefs]
+
+
+LINK = re.compile(r"\]\((\.\./[^)#\s]+\.html#[^)\s]+)\)")
+
+
+def follows_chapter(build, chapter, nb):
+    """What differs between the notebook and its chapter's page, at most a
+    few lines."""
+    problems = []
+    pieces = []
+    with open(os.path.join(build, "md", chapter + ".chunks"), encoding="utf-8") as f:
+        for line in f:
+            anchor, piece, _, name = line.rstrip("\n").split("\t", 3)
+            pieces.append((name, int(piece), anchor))
+    heads = []
+    cites = []
+    for k, c in enumerate(nb.cells):
+        h = chunk_head(c) if c.cell_type == "code" else None
+        if h:
+            heads.append(h)
+            want = next((p for p in pieces if p[:2] == h), None)
+            before = nb.cells[k - 1] if k > 0 else None
+            last = before.source.rstrip("\n").rsplit("\n\n", 1)[-1] \
+                if before is not None and before.cell_type == "markdown" else ""
+            link = LINK.findall(last)
+            if want and link[-1:] != [f"../{chapter}.html#{want[2]}"]:
+                problems.append(f"the cell of <<{h[0]}>> piece {h[1]} is not after a "
+                                f"link to ../{chapter}.html#{want[2]}")
+        if c.cell_type == "markdown":
+            links = LINK.findall(c.source)
+            nxt = nb.cells[k + 1] if k + 1 < len(nb.cells) else None
+            if nxt is not None and nxt.cell_type == "code" and chunk_head(nxt):
+                links = LINK.findall(c.source.rstrip("\n").rsplit("\n\n", 1)[0]) \
+                    if "\n\n" in c.source.rstrip("\n") else []
+            cites += links
+            for href in LINK.findall(c.source):
+                page, _, anchor = href[3:].partition("#")
+                if anchor not in page_ids(build, page):
+                    problems.append(f"the link {href} leads to no anchor of {build}/html/{page}")
+    if heads != [p[:2] for p in pieces]:
+        first = next((i for i, (a, b) in enumerate(zip(heads, pieces)) if a != b[:2]),
+                     min(len(heads), len(pieces)))
+        got = heads[first] if first < len(heads) else "nothing"
+        want = pieces[first][:2] if first < len(pieces) else "nothing"
+        problems.append(f"chunk cell {first + 1} is {got}, where the page has {want}")
+    want_cites = page_cites(build, chapter)
+    if cites != want_cites:
+        problems.append(f"the prose links {len(cites)} cited chunks, the page's "
+                        f"{len(want_cites)}: first apart "
+                        f"{next((a, b) for a, b in zip(cites + [None], want_cites + [None]) if a != b)}")
+    return problems
+
+
+def run_python(source, ns, tmp):
+    """Runs a cell's Python in ns, in the folder tmp; the setup cell's
+    import of IPython.core.magic gets a stand-in that keeps the magics it
+    registers in ns["__magics__"] and marks those taken with no_var_expand."""
+    magics = ns.setdefault("__magics__", {})
+    stub = types.ModuleType("IPython.core.magic")
+
+    def register_line_cell_magic(f):
+        magics[f.__name__] = f
+        return f
+
+    def no_var_expand(f):
+        f._ipython_magic_no_var_expand = True
+        return f
+    stub.register_line_cell_magic = register_line_cell_magic
+    stub.no_var_expand = no_var_expand
+    names = ("IPython", "IPython.core", "IPython.core.magic")
+    saved = {n: sys.modules.get(n) for n in names}
+    sys.modules.update({"IPython": types.ModuleType("IPython"),
+                        "IPython.core": types.ModuleType("IPython.core"),
+                        "IPython.core.magic": stub})
+    here = os.getcwd()
+    try:
+        os.chdir(tmp)
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(source, "<cell>", "exec"), ns)
+    finally:
+        os.chdir(here)
+        for n, m in saved.items():
+            if m is None:
+                sys.modules.pop(n, None)
+            else:
+                sys.modules[n] = m
+
+
+def tangles(build, chapter, nb, tmp):
+    """Runs the setup cell, the chunk cells and the tangle cell in tmp, and
+    says what differs from build/src."""
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    if not code or magic_parts(code[0].source) is not None:
+        return ["the first code cell is not the setup cell's Python"]
+    ns = {"__name__": "__main__"}
+    for c in code:
+        m = magic_parts(c.source)
+        try:
+            if m is None:
+                run_python(c.source, ns, tmp)
+            elif m[0] == "chunk":
+                magic = ns.get("__magics__", {}).get("chunk")
+                if magic is None:
+                    return ["the setup cell registers no cell magic chunk"]
+                if not getattr(magic, "_ipython_magic_no_var_expand", False):
+                    return ["the chunk magic lets IPython expand $name and {expr} in chunk names"]
+                magic(m[1]) if m[2] is None else magic(m[1], m[2])
+        except Exception as e:
+            return [f"the cell {c.source.splitlines()[0]!r} raised {type(e).__name__}: {e}"]
+    problems = []
+    for root in roots_of(build, chapter):
+        want = open(os.path.join(build, "src", root), "rb").read()
+        path = os.path.join(tmp, root)
+        if not os.path.exists(path):
+            problems.append(f"no cell tangles {root}")
+        elif open(path, "rb").read() != want:
+            got = open(path, "rb").read().split(b"\n")
+            line = next((i for i, (a, b) in enumerate(zip(got, want.split(b"\n"))) if a != b),
+                        min(len(got), len(want.split(b"\n"))))
+            problems.append(f"the tangled {root} differs from {build}/src/{root} at line {line + 1}")
+    return problems
 
 
 def transcript_output(path):
@@ -109,87 +293,102 @@ def check(build, chapter):
         return
     ok(f"{name} is valid nbformat {nb.nbformat}.{nb.nbformat_minor} and asks for a T4")
 
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    written = {}
-    for c in code:
-        f, body = writefile(c)
-        if f:
-            written[f] = body
-    problems = []
-    for root in roots_of(build, chapter):
-        want = open(os.path.join(build, "src", root), encoding="utf-8").read()
-        got = written.get(root)
-        if got is None:
-            problems.append(f"no cell writes {root}")
-        elif got.rstrip("\n") != want.rstrip("\n"):
-            problems.append(f"the cell that writes {root} differs from {build}/src/{root}")
-    bash = [c.source.partition("\n")[2] for c in code
-            if c.source.startswith("%%bash\n")]
-    for root in roots_of(build, chapter):
-        if not root.endswith(".cu"):
-            continue
-        want = compile_line(root[:-3])
-        if want not in bash:
-            problems.append(f"no cell holds the compile line: {want}")
-    ran = {m.group(2): m.group(1) for m in map(RUN_CELL.match, bash) if m}
-    programs = [r[:-3] for r in roots_of(build, chapter) if r.endswith(".cu")]
-    for run, line in runs_of(programs).items():
-        if ran.get(run) != line:
-            problems.append(f"no cell runs {run} as evidence/{run}.run says: {line}")
+    problems = follows_chapter(build, chapter, nb)
     if problems:
-        bad(f"{name} writes the chapter's files and compiles them as the page says",
+        bad(f"{name} follows the chapter: its prose, a cell per chunk, links to the page",
             "; ".join(problems[:3]))
     else:
-        ok(f"{name} writes the chapter's files and compiles them as the page says")
+        ok(f"{name} follows the chapter: its prose, a cell per chunk, links to the page")
 
-    # Replay: every cell that needs no GPU, in an empty folder. A program's
-    # run is replaced by the output of a transcript recorded for it.
-    progs = list(ran)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    hide = set([0] if code else []) | \
+        {k for k, c in enumerate(code) if writefile(c)[0]}
+    problems = [f"the cell {c.source.splitlines()[0] if c.source else ''!r} is "
+                + ("shown" if k in hide else "hidden")
+                for k, c in enumerate(code) if hidden(c) != (k in hide)]
+    if problems:
+        bad(f"{name} hides the setup cell, the checker and the evidence, only those",
+            "; ".join(problems[:3]))
+    else:
+        ok(f"{name} hides the setup cell, the checker and the evidence, only those")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        problems = tangles(build, chapter, nb, tmp)
+        bash = [magic_parts(c.source)[2] for c in code
+                if (magic_parts(c.source) or ("",))[0] == "bash"]
+        lines = [b.rstrip("\n") for b in bash]
+        for root in roots_of(build, chapter):
+            if not root.endswith(".cu"):
+                continue
+            want = compile_line(root[:-3])
+            if want not in lines:
+                problems.append(f"no cell holds the compile line: {want}")
+        ran = {m.group(2): m.group(1) for m in map(RUN_CELL.match, bash) if m}
+        programs = [r[:-3] for r in roots_of(build, chapter) if r.endswith(".cu")]
+        for run, line in runs_of(programs).items():
+            if ran.get(run) != line:
+                problems.append(f"no cell runs {run} as evidence/{run}.run says: {line}")
+        if problems:
+            bad(f"{name} tangles the chapter's files from its cells and compiles them as the page says",
+                "; ".join(problems[:3]))
+        else:
+            ok(f"{name} tangles the chapter's files from its cells and compiles them as the page says")
+        replay(name, code, list(ran), tmp)
+
+
+def replay(name, code, progs, tmp):
+    """Every cell that needs no GPU, in tmp, where the files are tangled
+    already. A program's run is replaced by the output of a transcript
+    recorded for it."""
     if not progs:
         return
+    bash = [magic_parts(c.source)[2] for c in code
+            if (magic_parts(c.source) or ("",))[0] == "bash"]
     if not any("./tcheck check" in b for b in bash):
         skip(f"{name} checks its output", "the notebook has no check cell")
         return
     replay = f"{name} replayed without a GPU: files written, checker built, check passes"
-    with tempfile.TemporaryDirectory() as tmp:
-        for p in progs:
-            tr = None
-            tdir = os.path.join("evidence", p)
-            if os.path.isdir(tdir):
-                for t in sorted(os.listdir(tdir)):
-                    if t.endswith(".txt"):
-                        tr = transcript_output(os.path.join(tdir, t))
-                        break
-            if tr is None:
-                skip(replay, f"no transcript of {p} is recorded yet to stand in for a run")
+    for p in progs:
+        tr = None
+        tdir = os.path.join("evidence", p)
+        if os.path.isdir(tdir):
+            for t in sorted(os.listdir(tdir)):
+                if t.endswith(".txt"):
+                    tr = transcript_output(os.path.join(tdir, t))
+                    break
+        if tr is None:
+            skip(replay, f"no transcript of {p} is recorded yet to stand in for a run")
+            return
+        with open(os.path.join(tmp, p + ".out"), "w", encoding="utf-8") as f:
+            f.write(tr)
+        with open(os.path.join(tmp, p + ".status"), "w", encoding="utf-8") as f:
+            f.write("0\n")
+    for c in code:
+        m = magic_parts(c.source)
+        f, body = writefile(c)
+        if f:
+            target = os.path.join(tmp, f)
+            if not os.path.isdir(os.path.dirname(target)):
+                bad(replay, f"%%writefile {f} before its folder is made")
                 return
-            with open(os.path.join(tmp, p + ".out"), "w", encoding="utf-8") as f:
-                f.write(tr)
-            with open(os.path.join(tmp, p + ".status"), "w", encoding="utf-8") as f:
-                f.write("0\n")
-        for c in code:
-            f, body = writefile(c)
-            if f:
-                target = os.path.join(tmp, f)
-                if not os.path.isdir(os.path.dirname(target)):
-                    bad(replay, f"%%writefile {f} before its folder is made")
-                    return
-                with open(target, "w", encoding="utf-8") as out:
-                    out.write(body)
-                continue
-            if not c.source.startswith("%%bash\n"):
-                bad(replay, f"a code cell that is neither %%writefile nor %%bash: {c.source[:40]!r}")
-                return
-            body = c.source.partition("\n")[2]
-            if body.startswith("nvcc ") or RUN_CELL.match(body):
-                continue  # needs the GPU's toolkit or the GPU
-            r = subprocess.run(["bash", "-c", body], cwd=tmp, capture_output=True,
-                               text=True, timeout=300)
-            if r.returncode != 0 or ("./tcheck check" in body and
-                                     not r.stdout.startswith("PASS")):
-                why = (r.stdout + r.stderr).strip().splitlines()
-                bad(replay, f"the cell {body.splitlines()[0]!r} said: {why[0] if why else r.returncode}")
-                return
+            with open(target, "w", encoding="utf-8") as out:
+                out.write(body)
+            continue
+        if m is None or m[0] == "chunk":
+            continue  # run already, by tangles
+        if m[0] != "bash":
+            bad(replay, f"a code cell that is none of Python, %%chunk, %%writefile and %%bash: {c.source[:40]!r}")
+            return
+        body = m[2]
+        if body.startswith("nvcc ") or RUN_CELL.match(body):
+            continue  # needs the GPU's toolkit or the GPU
+        r = subprocess.run(["bash", "-c", body], cwd=tmp, capture_output=True,
+                           text=True, timeout=300)
+        if r.returncode != 0 or ("./tcheck check" in body and
+                                 not r.stdout.startswith("PASS")):
+            why = (r.stdout + r.stderr).strip().splitlines()
+            bad(replay, f"the cell {body.splitlines()[0]!r} said: {why[0] if why else r.returncode}")
+            return
     ok(replay)
 
 

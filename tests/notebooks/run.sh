@@ -39,27 +39,90 @@ fi
 
 # A chapter whose program has a run (tests/fixtures/runs.nw and its
 # evidence): its notebook runs the run after the program and checks it, as
-# check.py replays; taken out, the run's cell is missed.
+# check.py replays; taken out, the run's cell is missed. And a chapter whose
+# chunks hold what a tangle must get right as noweb's does
+# (tests/fixtures/tangle.nw: references in references, indented by tabs and
+# blanks, two on a line, a label of two pieces, blank lines at a piece's
+# end, an empty chunk, << that is code, a name with $ and {}).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fixture_book "$tmp/book"
-cp tests/fixtures/runs.nw "$tmp/book/chapters/"
+cp tests/fixtures/runs.nw tests/fixtures/tangle.nw "$tmp/book/chapters/"
+printf 'twice-used\ttangle\n' >"$tmp/book/chapters/labels.tsv"
 cp -R tests/fixtures/evidence/. "$tmp/book/evidence/"
 here=$PWD
-if ! make -s -C "$tmp/book" CHAPTERS=runs notebooks >"$tmp/out" 2>&1; then
-    fail "notebook of a chapter with a run" "$(head -n 2 "$tmp/out" | tr '\n' ' ')"
+# check.py on the fixture book's notebooks, into $tmp/check.
+check_fixture() {
+    (cd "$tmp/book" && "$python" "$here/tests/notebooks/check.py" build "$@") >"$tmp/check" 2>&1
+}
+if ! make -s -C "$tmp/book" CHAPTERS='runs tangle' notebooks html >"$tmp/out" 2>&1; then
+    fail "notebooks of the fixture chapters" "$(head -n 2 "$tmp/out" | tr '\n' ' ')"
 else
-    (cd "$tmp/book" && "$python" "$here/tests/notebooks/check.py" build runs) >"$tmp/check" 2>&1
-    if grep -q '^FAIL' "$tmp/check" || ! grep -q '^PASS notebook runs replayed' "$tmp/check"; then
+    check_fixture runs tangle
+    if grep -q '^FAIL notebook runs' "$tmp/check" || ! grep -q '^PASS notebook runs replayed' "$tmp/check"; then
         fail "notebook of a chapter with a run: runs it and checks it" "$(grep -m 1 -v '^PASS' "$tmp/check")"
     elif ! grep -q '^\./runs --twice | tee runs_twice.out' "$tmp/book/build/md/runs.nb.md"; then
         fail "notebook of a chapter with a run: runs it and checks it" "no cell runs ./runs --twice"
     else
         pass "notebook of a chapter with a run: runs it and checks it"
     fi
+    if grep -q '^FAIL notebook tangle' "$tmp/check" ||
+       ! grep -q '^PASS notebook tangle tangles the chapter' "$tmp/check"; then
+        fail "notebook of a chapter whose chunks try the tangle: its cells tangle as the book does" \
+            "$(grep -m 1 -v '^PASS' "$tmp/check")"
+    else
+        pass "notebook of a chapter whose chunks try the tangle: its cells tangle as the book does"
+    fi
+
+    # check.py misses each way a notebook can stray from its chapter. stray
+    # WHAT WANT CODE: CODE (Python) changes nb, the tangle chapter's
+    # notebook, or runs, the runs chapter's, and check.py must then FAIL
+    # with WANT; both are put back after.
+    for n in runs tangle; do cp "$tmp/book/build/notebooks/$n.ipynb" "$tmp/$n.ipynb"; done
+    stray() {
+        "$python" -c '
+import sys, nbformat
+tmp, book, code = sys.argv[1:]
+nb = nbformat.read(tmp + "/tangle.ipynb", as_version=4)
+runs = nbformat.read(tmp + "/runs.ipynb", as_version=4)
+chunks = [c for c in nb.cells if c.source.startswith("%%chunk ")]
+exec(code)
+nbformat.write(nb, book + "/build/notebooks/tangle.ipynb")
+nbformat.write(runs, book + "/build/notebooks/runs.ipynb")
+' "$tmp" "$tmp/book" "$3"
+        check_fixture runs tangle
+        if grep -qF -- "$2" "$tmp/check" && grep -q '^FAIL' "$tmp/check"; then
+            pass "notebook check misses $1"
+        else
+            fail "notebook check misses $1" "$(grep -m 1 -v '^PASS' "$tmp/check" || echo check.py passed)"
+        fi
+    }
+    stray "a chunk cell whose code is not the chapter's" \
+        "the tangled tangle.cu differs from build/src/tangle.cu at line 20" \
+        'c = next(c for c in chunks if c.source.startswith("%%chunk Two on a line\n")); c.source = c.source.replace("b += a;", "b -= a;")'
+    stray "chunk cells out of the chapter's order" \
+        "chunk cell 3 is ('twice-used', 1), where the page has ('Nested and indented', 1)" \
+        'i, j = nb.cells.index(chunks[2]), nb.cells.index(chunks[3]); nb.cells[i], nb.cells[j] = nb.cells[j], nb.cells[i]'
+    stray "a link to an anchor its page does not have" \
+        "the link ../tangle.html#chunk-no-such-chunk leads to no anchor" \
+        'c = nb.cells[nb.cells.index(chunks[0]) - 1]; c.source = c.source.replace("#file-tangle-cu", "#chunk-no-such-chunk")'
+    stray "a chunk cell whose name is not its link's" \
+        "is not after a link to ../tangle.html#file-tangle-cu" \
+        'c = nb.cells[nb.cells.index(chunks[0]) - 1]; c.source = c.source.replace("#file-tangle-cu", "#twice-used")'
+    stray "a citation the page links and the notebook does not" \
+        "the prose links 2 cited chunks, the page's 3" \
+        'c = next(c for c in nb.cells if "references inside references" in c.source.replace("\n", " ")); c.source = c.source.replace("(../tangle.html#chunk-nested-and-indented)", "")'
+    stray "the checker shown" \
+        "the cell '%%writefile tcheck.c' is shown" \
+        'c = next(c for c in runs.cells if c.source.startswith("%%writefile tcheck.c")); del c.metadata["cellView"]'
+    stray "a magic that lets IPython expand a chunk name" \
+        "the chunk magic lets IPython expand" \
+        'c = next(c for c in nb.cells if c.cell_type == "code"); c.source = c.source.replace("@no_var_expand\n", "")'
+    for n in runs tangle; do cp "$tmp/$n.ipynb" "$tmp/book/build/notebooks/$n.ipynb"; done
+
     # check.py itself misses a run's cell that is not there.
     echo 'runs --thrice' >"$tmp/book/evidence/runs_thrice.run"
-    (cd "$tmp/book" && "$python" "$here/tests/notebooks/check.py" build runs) >"$tmp/check" 2>&1
+    check_fixture runs
     if grep -q '^FAIL .*no cell runs runs_thrice as evidence/runs_thrice.run says: ./runs --thrice' "$tmp/check"; then
         pass "notebook check misses a run the notebook does not run"
     else

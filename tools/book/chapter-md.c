@@ -87,25 +87,8 @@ struct weave {
 /* The link for a cited name, or NULL. Writes the href into out. */
 static int cite_href(const struct weave *w, const char *name, char *out,
                      size_t size) {
-    char anchor[NW_ANCHOR_MAX];
-    if (nw_find_defn(w->doc, name, 0) >= 0) {
-        nw_anchor(name, 1, anchor, sizeof anchor);
-        snprintf(out, size, "#%s", anchor);
-        return 1;
-    }
-    const struct nw_label *l = nw_labels_find(&w->labels, name);
-    if (l == NULL) {
-        l = nw_labels_find(&w->registry, name);
-    }
-    if (l == NULL) {
-        return 0;
-    }
-    if (strcmp(l->chapter, w->chapter) == 0) {
-        snprintf(out, size, "#%s", name);
-    } else {
-        snprintf(out, size, "%s.html#%s", l->chapter, name);
-    }
-    return 1;
+    return nw_cite_href(w->doc, w->chapter, &w->labels, &w->registry, name,
+                        out, size);
 }
 
 /* A cited chunk, the lone reference of [[<<name>>]], as a link. */

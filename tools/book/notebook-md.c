@@ -1,27 +1,45 @@
 /* notebook-md: a chapter as a notebook for a free T4 GPU, in Pandoc
  * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
  *
- * Usage: notebook-md [-t TCHECK.c] [-V VALUES] PIPE SRCDIR
+ * Usage: notebook-md [-t TCHECK.c] [-V VALUES] [-s SETUP.py] [-l REGISTRY]
+ *                   [-m META]... PIPE
  *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --
  *                    [-r RUN 'ARGS' [EXPECT] [TRANSCRIPT...] --]...]...
  *
  * PIPE is the chapter's noweb pipeline (markup chapters/NAME.nw). The
- * notebook holds, in this order:
- *   - the chapter's prose as Markdown cells, one per section, each code
- *     chunk shown in its place as in the book (name, = or +=, its code);
- *   - for every file root but a figure's (fig-NAME.cpp, drawn by the
- *     book's build, not run in the notebook), a cell that writes the
- *     tangled file from SRCDIR (%%writefile);
+ * notebook reads as the chapter, and holds, in this order:
+ *   - the chapter's title, how to run the notebook, and the setup cell,
+ *     SETUP.py (tools/book/notebook-setup.py), hidden: it defines the cell
+ *     magic %%chunk and tangle(FILE), which puts the chunk cells together
+ *     as the book's tangle does (its comment says how);
+ *   - the chapter's prose as Markdown cells, a section's prose in one cell
+ *     up to its first code chunk, and each code chunk in its place as a
+ *     cell of its own: "%%chunk NAME" (or "%%chunk NAME += K", its K-th
+ *     piece) and its code (an empty piece: the line "%chunk NAME"), references written <<name>> and a << that would
+ *     read as one written @<<, as noweb writes it. The prose before the
+ *     cell ends with the chunk's name, = or +=, as the page heads it,
+ *     linked to its anchor on the page;
+ *   - a cell that tangles every file root but a figure's (fig-NAME.cpp,
+ *     drawn by the book's build, not run in the notebook);
  *   - for every program, a cell with the book's compile line (the same text
  *     the page prints, from tools/compile.mk), a cell that runs it and keeps
  *     its output and exit status;
  *   - with -t and an EXPECT (evidence/PROG.expect), cells that write the
- *     book's checker and build it with gcc, write the expectation and the
- *     recorded transcripts (evidence/PROG/GPU.txt), and check the output
- *     the way `make check` does;
+ *     book's checker, hidden, and build it with gcc, write the expectation
+ *     and the recorded transcripts (evidence/PROG/GPU.txt), hidden too, and
+ *     check the output the way `make check` does;
  *   - after a program's, the same for each of its runs (-r, evidence/RUN.run:
  *     the program with the arguments ARGS), but the compile line: a cell
  *     that runs it, keeping its output and exit status, and the check.
+ * A hidden cell has the metadata Colab hides a cell's code by (cellView
+ * "form"; the setup cell's #@title is what it shows) and Jupyter's
+ * (jupyter.source_hidden), written as the cell's attributes, which pandoc
+ * makes its metadata.
+ * A citation of the prose, [[<<name>>]], links to where the page's does
+ * (nw_cite_href): a chunk of this chapter, or a label of the chapters whose
+ * META files -m gives, or of the registry -l gives. Links are relative to
+ * the notebook as the book publishes it, html/notebooks/NAME.ipynb beside
+ * html/NAME.html: ../NAME.html#ANCHOR.
  * A quote of the prose, [[=EXPR]], is its value as plain text, from the
  * values files VALUES/PROG/GPU.tsv as the page has it (quote.h); a claim,
  * [[?...]], is left out.
@@ -30,9 +48,13 @@
  * Code and files reach the notebook in fenced blocks longer than any fence
  * inside them, names as escaped Markdown text, and the shell only ever sees
  * program and file names made of letters, digits and . _ + -, and
- * arguments made of those, blanks and = , : /.
+ * arguments made of those, blanks and = , : /. A chunk name that %%chunk
+ * cannot carry as it is (a blank at an end, " += K" at the end), or a
+ * reference that a cell cannot tell from the code next to it (right after
+ * a < or an @, or a name with >> or ending in >), is an error at its line.
  */
 #include "escape.h"
+#include "meta.h"
 #include "names.h"
 #include "noweb.h"
 #include "quote.h"
@@ -58,16 +80,32 @@ static int safe_name(const char *s) {
     return 1;
 }
 
-/* A code cell: its first line (a cell magic such as %%bash), then text. */
-static void code_cell(const char *first, const char *text) {
+/* The attributes of a cell whose code is hidden: pandoc's ipynb writer
+ * makes each the cell's metadata field, reading a value as JSON where it is
+ * JSON. Colab shows a "form" cell as its #@title (or "Show code"), Jupyter
+ * a source_hidden one as a collapsed input. */
+static const char kHidden[] =
+    " cellView=\"form\" jupyter='{\"source_hidden\":true}'";
+
+/* A code cell with the attributes attrs ("" or kHidden): its first line (a
+ * cell magic such as %%bash; none where first is NULL), then text. */
+static void code_cell_as(const char *attrs, const char *first,
+                         const char *text) {
     struct nw_buf cell = {NULL, 0, 0};
-    nw_buf_puts(&cell, first);
-    nw_buf_puts(&cell, "\n");
+    nw_buf_puts(&cell, "");
+    if (first != NULL) {
+        nw_buf_puts(&cell, first);
+        nw_buf_puts(&cell, "\n");
+    }
     nw_buf_puts(&cell, text);
-    printf("\n::: {.cell .code}\n");
+    printf("\n::: {.cell .code%s}\n", attrs);
     nw_put_code_block(stdout, ".python", cell.s);
     printf(":::\n");
     free(cell.s);
+}
+
+static void code_cell(const char *first, const char *text) {
+    code_cell_as("", first, text);
 }
 
 static void open_md(void) { printf("\n::: {.cell .markdown}\n"); }
@@ -76,12 +114,62 @@ static void close_md(void) { printf(":::\n"); }
 /* ------------------------------------------------------------------ */
 /* The prose                                                            */
 
-/* The values quotes are read from (-V), and the quotes that failed. */
+/* The values quotes are read from (-V), the labels citations lead to (-l,
+ * -m), and the quotes and citations that failed. */
 struct quoting {
     const char *file; /* the chapter, for messages */
     const struct nw_values *values; /* NULL without -V */
+    const struct nw_doc *doc;
+    const char *chapter;             /* day32-scan */
+    const struct nw_labels *labels;  /* every chapter's (-m) */
+    const struct nw_labels *registry; /* the published ones (-l) */
     int errors;
 };
+
+/* The link to a piece of a chunk on its page, relative to the notebook as
+ * the book publishes it, html/notebooks/NAME.ipynb beside html/NAME.html. */
+static void chunk_href(struct nw_buf *out, const char *chapter,
+                       const char *name, int piece) {
+    char anchor[NW_ANCHOR_MAX];
+    nw_anchor(name, piece, anchor, sizeof anchor);
+    nw_buf_puts(out, "../");
+    nw_buf_puts(out, chapter);
+    nw_buf_puts(out, ".html#");
+    nw_buf_puts(out, anchor);
+}
+
+/* A link whose text is a chunk's name in angle brackets. */
+static void name_link(struct nw_buf *out, const char *name,
+                      const char *href) {
+    nw_buf_puts(out, "[\xe2\x9f\xa8");
+    nw_buf_md_text(out, name, NW_MD_MARKS);
+    nw_buf_puts(out, "\xe2\x9f\xa9](");
+    nw_buf_puts(out, href);
+    nw_buf_puts(out, ")");
+}
+
+/* A citation, [[<<name>>]] at line, as a link to where the page's leads. */
+static void cite_link(struct quoting *qs, const char *name, long line,
+                      struct nw_buf *out) {
+    char href[NW_ANCHOR_MAX + 256];
+    if (!nw_cite_href(qs->doc, qs->chapter, qs->labels, qs->registry, name,
+                      href, sizeof href)) {
+        nw_error(qs->file, line, "[[<<%s>>]] cites no chunk of this chapter "
+                                 "and no snippet label of the book (give "
+                                 "the chapters' labels, -l and -m)", name);
+        ++qs->errors;
+        return;
+    }
+    struct nw_buf h = {NULL, 0, 0};
+    nw_buf_puts(&h, "../");
+    if (href[0] == '#') {
+        nw_buf_puts(&h, qs->chapter);
+        nw_buf_puts(&h, ".html");
+    }
+    nw_buf_puts(&h, href);
+    name_link(out, name, h.s);
+    free(h.s);
+}
 
 /* A quote's value, or for a claim nothing, TEXT of [[TEXT]] at line. */
 static void quoted_text(struct quoting *qs, const char *text, long line,
@@ -119,7 +207,8 @@ static void quoted_text(struct quoting *qs, const char *text, long line,
 }
 
 /* A documentation chunk as Pandoc Markdown: [[code]] as inline code, a
- * chunk reference as its name in angle brackets, a quote as its value. */
+ * chunk reference as its name in angle brackets, a citation as a link to
+ * the chunk on the page, a quote as its value. */
 static void docs_text(const struct nw_chunk *c, struct nw_buf *out,
                       struct quoting *qs) {
     for (size_t j = 0; j < c->n; ++j) {
@@ -134,8 +223,14 @@ static void docs_text(const struct nw_chunk *c, struct nw_buf *out,
                 break;
             case NW_QUOTE: {
                 size_t end = nw_quote_end(c, j);
+                size_t use = nw_quote_cite(c, j, end);
+                if (use != 0) {
+                    cite_link(qs, c->items[use].s, c->items[use].line, out);
+                    j = end;
+                    break;
+                }
                 char *text = nw_quote_text(c, j, end);
-                if (nw_quote_cite(c, j, end) == 0 && nw_is_quote(text)) {
+                if (nw_is_quote(text)) {
                     quoted_text(qs, text, it->line, out);
                     free(text);
                     j = end;
@@ -171,14 +266,23 @@ struct prose {
     int in_fence;       /* inside a fenced code block of the prose */
     char fence[16];     /* its opening run of ` or ~ */
     int titled;         /* the chapter's title has been written */
+    const char *setup;  /* the setup cell's Python (-s), or NULL */
+    int set_up;         /* the setup cell has been written */
+    struct quoting *qs;
 };
 
 static const char kIntro[] =
     "This notebook is a chapter of *CUDA by running it*, a course book whose "
-    "every program runs and whose every number was measured. The chapter's "
-    "prose and code come first, as in the book. The cells under *Run it* at "
-    "the end write the chapter's program, compile it with the book's "
-    "compile line, run it and check what it printed.\n\n"
+    "every program runs and whose every number was measured. It reads as "
+    "the chapter: the prose, and after it each code chunk it explains, a "
+    "cell of its own whose first line, `%%chunk NAME`, names it (the name "
+    "above the cell links to the chunk in the book). A chunk cell keeps its "
+    "code when it runs; the cells under *Run it* at the end put the chunks "
+    "together into the chapter's files as the book does, compile them with "
+    "the book's compile line, run them and check what they printed. To try "
+    "a change, edit a chunk's cell, then run it and the cells after it "
+    "(on Colab, *Runtime*, *Run after*). The first code cell, hidden, sets "
+    "this up.\n\n"
     "It needs a GPU. On Colab: *Runtime*, *Change runtime type*, *T4 GPU*; "
     "then *Runtime*, *Run all*.\n";
 
@@ -200,9 +304,25 @@ static void flush_cell(struct prose *st) {
     nw_buf_puts(&st->cell, "");
 }
 
+/* The setup cell, hidden, once: before the first chunk cell at the latest.
+ * Returns 0, or 1 where there is none to write. */
+static int setup_cell(struct prose *st) {
+    if (st->set_up) {
+        return 0;
+    }
+    if (st->setup == NULL) {
+        nw_error(kTool, 0, "the chapter's chunks need the setup cell that "
+                           "defines %%%%chunk and tangle (-s SETUP.py)");
+        return 1;
+    }
+    code_cell_as(kHidden, NULL, st->setup);
+    st->set_up = 1;
+    return 0;
+}
+
 /* Prose, one Markdown cell per section: a heading starts a new cell. The
  * chapter's title gets a cell of its own, followed by how to run the
- * notebook. */
+ * notebook and the setup cell. */
 static void prose_lines(struct prose *st, const char *text) {
     const char *p = text;
     while (*p) {
@@ -234,6 +354,9 @@ static void prose_lines(struct prose *st, const char *text) {
                     flush_cell(st);
                     nw_buf_puts(&st->cell, kIntro);
                     flush_cell(st);
+                    if (st->setup != NULL) {
+                        setup_cell(st);
+                    }
                     st->titled = 1;
                     p += len;
                     continue;
@@ -248,31 +371,142 @@ static void prose_lines(struct prose *st, const char *text) {
     }
 }
 
-static void code_chunk(struct prose *st, const struct nw_chunk *c) {
-    struct nw_buf code = {NULL, 0, 0};
-    nw_buf_puts(&code, "");
-    for (size_t j = 0; j < c->n; ++j) {
-        const struct nw_item *it = &c->items[j];
-        if (it->kind == NW_NL) {
-            if (j > 0) {
-                nw_buf_puts(&code, "\n");
+/* Whether a chunk's name can follow %%chunk as it is: IPython strips the
+ * line's end, and the setup cell reads " += K" at its end as a piece. */
+static int cell_name(const char *name) {
+    size_t n = strlen(name);
+    if (n == 0 || isspace((unsigned char)name[0]) ||
+        isspace((unsigned char)name[n - 1])) {
+        return 0;
+    }
+    const char *p = strstr(name, " += ");
+    return p == NULL || p[4 + strspn(p + 4, "0123456789")] != '\0' ||
+           p[4] == '\0';
+}
+
+/* One line of a chunk's cell, its bytes in line and literal[k] 1 where byte
+ * k is the chunk's code rather than a reference: each << of the code that
+ * the setup cell's tangle would take for a reference's start, where a >>
+ * follows it on its line or an @ precedes it, is written @<<, as noweb
+ * writes it. */
+static void put_cell_line(struct nw_buf *out, const struct nw_buf *line,
+                          const char *literal) {
+    for (size_t k = 0; k < line->n; ++k) {
+        if (literal[k] && k + 1 < line->n && literal[k + 1] &&
+            line->s[k] == '<' && line->s[k + 1] == '<') {
+            if ((k > 0 && line->s[k - 1] == '@') ||
+                strstr(line->s + k + 2, ">>") != NULL) {
+                nw_buf_puts(out, "@");
             }
-        } else if (it->kind == NW_TEXT) {
-            nw_buf_puts(&code, it->s);
-        } else if (it->kind == NW_USE) {
-            nw_buf_puts(&code, "\xe2\x9f\xa8");
-            nw_buf_puts(&code, it->s);
-            nw_buf_puts(&code, "\xe2\x9f\xa9");
+            nw_buf_add(out, line->s + k, 2);
+            ++k;
+        } else {
+            nw_buf_add(out, line->s + k, 1);
         }
     }
-    /* The chunk's name, escaped, and its code in a fence of its own. */
-    nw_buf_puts(&st->cell, "\n**\xe2\x9f\xa8");
-    nw_buf_md_text(&st->cell, c->name, NW_MD_MARKS);
-    nw_buf_puts(&st->cell, c->piece > 1 ? "\xe2\x9f\xa9 +\xe2\x89\xa1**\n\n"
-                                       : "\xe2\x9f\xa9 \xe2\x89\xa1**\n\n");
-    nw_buf_code_block(&st->cell, ".cpp", code.s);
-    nw_buf_puts(&st->cell, "\n");
+}
+
+/* A chunk's code as its cell holds it, references as <<name>> (see
+ * put_cell_line). Returns 0, or 1 having said why a cell cannot hold it. */
+static int chunk_code(const char *file, const struct nw_chunk *c,
+                      struct nw_buf *out) {
+    struct nw_buf line = {NULL, 0, 0};
+    char *literal = NULL;
+    size_t cap = 0;
+    int status = 0;
+    nw_buf_puts(out, "");
+    nw_buf_puts(&line, "");
+    for (size_t j = 0; j <= c->n && status == 0; ++j) {
+        const struct nw_item *it = j < c->n ? &c->items[j] : NULL;
+        if (it != NULL && it->kind == NW_NL && j == 0) {
+            continue; /* the header's own line end */
+        }
+        if (it == NULL || it->kind == NW_NL) {
+            if (it != NULL || line.n > 0) {
+                put_cell_line(out, &line, literal);
+                nw_buf_puts(out, it ? "\n" : "");
+            }
+            line.n = 0;
+            line.s[0] = '\0';
+            continue;
+        }
+        if (it->kind != NW_TEXT && it->kind != NW_USE) {
+            continue;
+        }
+        if (it->kind == NW_USE &&
+            (strstr(it->s, ">>") != NULL || it->s[strlen(it->s) - 1] == '>' ||
+             (line.n > 0 && literal[line.n - 1] &&
+              (line.s[line.n - 1] == '@' || line.s[line.n - 1] == '<')))) {
+            nw_error(file, it->line, "the reference <<%s>> cannot be told "
+                                     "from the code around it in a "
+                                     "notebook cell", it->s);
+            status = 1;
+            break;
+        }
+        size_t from = line.n;
+        if (it->kind == NW_USE) {
+            nw_buf_puts(&line, "<<");
+            nw_buf_puts(&line, it->s);
+            nw_buf_puts(&line, ">>");
+        } else {
+            nw_buf_puts(&line, it->s);
+        }
+        literal = nw_grow(literal, &cap, line.n + 1, 1);
+        memset(literal + from, it->kind == NW_TEXT, line.n - from);
+    }
+    free(line.s);
+    free(literal);
+    return status;
+}
+
+/* A code chunk: its name, linked to its place on the page, at the end of
+ * the prose before it, then a cell of its own that keeps its code for the
+ * tangle: %%chunk NAME, or %%chunk NAME += K for its K-th piece. */
+static int code_chunk(struct prose *st, const struct nw_chunk *c) {
+    const char *file = st->qs->file;
+    if (!cell_name(c->name)) {
+        nw_error(file, c->line, "the chunk name <<%s>> cannot follow "
+                                "%%%%chunk as it is (a blank at an end, or "
+                                "\" += K\" at the end)", c->name);
+        return 1;
+    }
+    struct nw_buf code = {NULL, 0, 0};
+    if (chunk_code(file, c, &code) != 0) {
+        free(code.s);
+        return 1;
+    }
+    /* The cell's last line ends where IPython ends it; an empty one is
+     * kept by one more. */
+    if (code.n > 0 && code.s[code.n - 1] == '\n' &&
+        (code.n == 1 || code.s[code.n - 2] == '\n')) {
+        nw_buf_puts(&code, "\n");
+    }
+    struct nw_buf href = {NULL, 0, 0};
+    nw_buf_puts(&href, "");
+    chunk_href(&href, st->qs->chapter, c->name, c->piece);
+    nw_buf_puts(&st->cell, "\n**");
+    name_link(&st->cell, c->name, href.s);
+    nw_buf_puts(&st->cell, c->piece > 1 ? " +\xe2\x89\xa1**\n"
+                                       : " \xe2\x89\xa1**\n");
+    free(href.s);
+    flush_cell(st);
+    int status = setup_cell(st);
+    if (status == 0) {
+        struct nw_buf first = {NULL, 0, 0};
+        char piece[32] = "";
+        if (c->piece > 1) {
+            snprintf(piece, sizeof piece, " += %d", c->piece);
+        }
+        /* IPython runs no cell magic whose cell is empty: an empty piece
+         * is the line magic. */
+        nw_buf_puts(&first, code.n > 0 ? "%%chunk " : "%chunk ");
+        nw_buf_puts(&first, c->name);
+        nw_buf_puts(&first, piece);
+        code_cell(code.n > 0 ? first.s : NULL, code.n > 0 ? code.s : first.s);
+        free(first.s);
+    }
     free(code.s);
+    return status;
 }
 
 /* ------------------------------------------------------------------ */
@@ -286,8 +520,10 @@ struct program {
     int ntranscripts;
 };
 
-/* The cells that write the chapter's file roots, as tangled in srcdir. */
-static int file_cells(const struct nw_doc *doc, const char *srcdir) {
+/* The cell that tangles the chapter's file roots from the chunk cells. */
+static int tangle_cell(const struct nw_doc *doc) {
+    struct nw_buf calls = {NULL, 0, 0};
+    nw_buf_puts(&calls, "");
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         if (!c->is_code || c->name == NULL || c->piece != 1 ||
@@ -300,44 +536,44 @@ static int file_cells(const struct nw_doc *doc, const char *srcdir) {
                      "the file name %s has characters a notebook cannot "
                      "write safely",
                      c->name);
+            free(calls.s);
             return 1;
         }
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", srcdir, c->name);
-        char *text = nw_slurp_text(path);
-        if (text == NULL) {
-            nw_error(path, 0, "cannot read the tangled file, or it is not "
-                              "text");
-            return 1;
-        }
-        char first[512];
-        snprintf(first, sizeof first, "%%%%writefile %s", c->name);
-        code_cell(first, text);
-        free(text);
+        nw_buf_puts(&calls, "tangle(\"");
+        nw_buf_puts(&calls, c->name);
+        nw_buf_puts(&calls, "\")\n");
     }
+    if (calls.n > 0) {
+        open_md();
+        printf("The next cell puts the chunk cells together into the "
+               "chapter's files, as the book tangles them.\n");
+        close_md();
+        code_cell(NULL, calls.s);
+    }
+    free(calls.s);
     return 0;
 }
 
-/* A cell that writes the text of path under the name first says. */
+/* A hidden cell that writes the text of path under the name first says. */
 static int write_cell(const char *first, const char *path) {
     char *text = nw_slurp_text(path);
     if (text == NULL) {
         nw_error(path, 0, "cannot read");
         return 1;
     }
-    code_cell(first, text);
+    code_cell_as(kHidden, first, text);
     free(text);
     return 0;
 }
 
-/* The cells that write the book's checker and build it. */
+/* The cells that write the book's checker, hidden, and build it. */
 static int checker_cells(const char *tcheck) {
     char *src = nw_slurp_text(tcheck);
     if (src == NULL) {
         nw_error(tcheck, 0, "cannot read the checker");
         return 1;
     }
-    code_cell("%%writefile tcheck.c", src);
+    code_cell_as(kHidden, "%%writefile tcheck.c", src);
     free(src);
     code_cell("%%bash", "gcc -std=c11 -O2 -o tcheck tcheck.c");
     return 0;
@@ -353,13 +589,14 @@ static int check_cells(const struct program *p, const char *tcheck,
            ".expect`: every line literal except the holes, such as "
            "`{{ms}}` for a time. ", p->name);
     if (!*wrote_checker) {
-        printf("The next cells write the book's checker, `tcheck.c`, and "
-               "build it with gcc; then ");
+        printf("The next cells write the book's checker, `tcheck.c` "
+               "(hidden: it is long), and build it with gcc; then ");
     } else {
         printf("Next, ");
     }
-    printf("the expectation and the transcripts recorded on other GPUs, "
-           "and the check itself: `PASS`, or the lines that differ.\n");
+    printf("the expectation and the transcripts recorded on other GPUs "
+           "(hidden too), and the check itself: `PASS`, or the lines that "
+           "differ.\n");
     close_md();
     if (!*wrote_checker && checker_cells(tcheck) != 0) {
         return 1;
@@ -421,7 +658,7 @@ static void program_cells(const struct program *p) {
     code_cell("%%bash", buf);
 }
 
-static int run_cells(const struct nw_doc *doc, const char *srcdir,
+static int run_cells(const struct nw_doc *doc,
                      const char *tcheck, const struct program *progs,
                      int nprogs) {
     int nbuilt = 0, nruns = 0;
@@ -429,8 +666,8 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
         ++*(progs[k].args ? &nruns : &nbuilt);
     }
     open_md();
-    printf("## Run it\n\nThe cells below write the chapter's files as the "
-           "book tangles them, compile %s with the book's compile line, and "
+    printf("## Run it\n\nThe cells below put the chapter's files together "
+           "from the chunk cells above, compile %s with the book's compile line, and "
            "run %s%s.\n", nbuilt == 1 ? "its program" : "its programs",
            nbuilt == 1 ? "it" : "each",
            nruns == 0 ? ""
@@ -443,7 +680,7 @@ static int run_cells(const struct nw_doc *doc, const char *srcdir,
         printf("\nThis chapter has no program to run.\n");
     }
     close_md();
-    if (file_cells(doc, srcdir) != 0) {
+    if (tangle_cell(doc) != 0) {
         return 1;
     }
     int wrote_checker = 0;
@@ -534,11 +771,11 @@ static int read_programs(int argc, char **argv, int i,
     return nprogs;
 }
 
-/* The notebook's metadata and the chapter's prose and code, a cell per
- * section. Returns the number of quotes that failed. */
-static int prose_cells(const struct nw_doc *doc,
-                       const struct nw_values *values) {
-    struct quoting qs = {doc->file ? doc->file : "-", values, 0};
+/* The notebook's metadata and the chapter's prose and code: a Markdown
+ * cell per section, and a cell per code chunk. Returns the number of quotes,
+ * citations and chunks that failed. */
+static int prose_cells(struct quoting *qs, const char *setup) {
+    const struct nw_doc *doc = qs->doc;
     printf("---\njupyter:\n"
            "  accelerator: GPU\n"
            "  colab:\n    gpuType: T4\n    provenance: []\n"
@@ -547,22 +784,24 @@ static int prose_cells(const struct nw_doc *doc,
            "...\n");
     struct prose st;
     memset(&st, 0, sizeof st);
+    st.setup = setup;
+    st.qs = qs;
     nw_buf_puts(&st.cell, "");
     for (size_t k = 0; k < doc->n; ++k) {
         const struct nw_chunk *c = &doc->chunks[k];
         if (c->is_code) {
-            code_chunk(&st, c);
+            qs->errors += code_chunk(&st, c);
         } else {
             struct nw_buf text = {NULL, 0, 0};
             nw_buf_puts(&text, "");
-            docs_text(c, &text, &qs);
+            docs_text(c, &text, qs);
             prose_lines(&st, text.s);
             free(text.s);
         }
     }
     flush_cell(&st);
     free(st.cell.s);
-    return qs.errors;
+    return qs->errors;
 }
 
 /* Reads the pipeline at path. */
@@ -577,46 +816,95 @@ static int load_pipe(const char *path, struct nw_doc *doc) {
     return status;
 }
 
-/* The options, -t TCHECK.c and -V VALUES, in either order: returns the
- * index of the first argument past them. */
-static int read_options(int argc, char **argv, const char **tcheck,
-                        const char **values) {
+/* The options, each a letter and a value, in any order. */
+struct options {
+    const char *tcheck, *values, *setup, *registry;
+    const char **metas;
+    size_t nmetas;
+};
+
+/* Reads the options into o: returns the index of the first argument past
+ * them. */
+static int read_options(int argc, char **argv, struct options *o) {
     int i = 1;
-    while (i + 1 < argc &&
-           (strcmp(argv[i], "-t") == 0 || strcmp(argv[i], "-V") == 0)) {
-        *(argv[i][1] == 't' ? tcheck : values) = argv[i + 1];
-        i += 2;
+    for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] != '\0' &&
+           argv[i][2] == '\0' && strchr("tVslm", argv[i][1]) != NULL;
+         i += 2) {
+        const char *v = argv[i + 1];
+        switch (argv[i][1]) {
+            case 't': o->tcheck = v; break;
+            case 'V': o->values = v; break;
+            case 's': o->setup = v; break;
+            case 'l': o->registry = v; break;
+            default: o->metas[o->nmetas++] = v; break;
+        }
     }
     return i;
 }
 
+/* The labels citations lead to: every chapter's, from its META file, and
+ * the registry's. Returns 0, or 1 having said why not. */
+static int read_labels(const struct options *o, struct nw_labels *labels,
+                       struct nw_labels *registry) {
+    for (size_t k = 0; k < o->nmetas; ++k) {
+        if (nw_labels_from_meta(labels, o->metas[k]) != 0) {
+            return 1;
+        }
+    }
+    return o->registry != NULL &&
+           nw_labels_from_registry(registry, o->registry) != 0;
+}
+
 int main(int argc, char **argv) {
-    const char *tcheck = NULL, *values_dir = NULL;
-    int i = read_options(argc, argv, &tcheck, &values_dir);
-    if (argc - i < 2) {
+    struct options o;
+    memset(&o, 0, sizeof o);
+    o.metas = nw_xcalloc((size_t)argc, sizeof *o.metas);
+    int i = read_options(argc, argv, &o);
+    if (argc - i < 1) {
         fprintf(stderr,
-                "usage: %s [-t TCHECK.c] [-V VALUES] PIPE SRCDIR [PROG "
-                "'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --]...\n",
+                "usage: %s [-t TCHECK.c] [-V VALUES] [-s SETUP.py] "
+                "[-l REGISTRY] [-m META]... PIPE [PROG 'COMPILE LINE' "
+                "[EXPECT] [TRANSCRIPT...] --]...\n",
                 argv[0]);
+        free(o.metas);
         return 2;
     }
-    const char *pipe = argv[i], *srcdir = argv[i + 1];
+    const char *pipe = argv[i];
     struct program *progs = nw_xcalloc((size_t)argc, sizeof *progs);
-    int nprogs = read_programs(argc, argv, i + 2, progs);
+    int nprogs = read_programs(argc, argv, i + 1, progs);
     struct nw_values values;
     memset(&values, 0, sizeof values);
+    struct nw_labels labels = {NULL, 0, 0}, registry = {NULL, 0, 0};
+    char *setup = NULL;
     struct nw_doc doc;
-    if (nprogs < 0 || (values_dir != NULL &&
-                       nw_values_read_dir(&values, values_dir, NULL, 0)) ||
-        load_pipe(pipe, &doc) != 0) {
-        nw_values_free(&values);
-        free(progs);
-        return nprogs < 0 ? 2 : 1;
+    memset(&doc, 0, sizeof doc);
+    int status = nprogs < 0 ? 2 : 0;
+    if (status == 0 && o.setup != NULL &&
+        (setup = nw_slurp_text(o.setup)) == NULL) {
+        nw_error(o.setup, 0, "cannot read the setup cell, or it is not text");
+        status = 1;
     }
-    int status = prose_cells(&doc, values_dir ? &values : NULL) != 0;
-    status = status || run_cells(&doc, srcdir, tcheck, progs, nprogs);
+    if (status == 0 &&
+        ((o.values != NULL && nw_values_read_dir(&values, o.values, NULL, 0)) ||
+         read_labels(&o, &labels, &registry) != 0 ||
+         load_pipe(pipe, &doc) != 0)) {
+        status = 1;
+    }
+    if (status == 0) {
+        char *chapter = nw_chapter_of(doc.file ? doc.file : pipe);
+        struct quoting qs = {doc.file ? doc.file : "-",
+                             o.values ? &values : NULL,
+                             &doc, chapter, &labels, &registry, 0};
+        status = prose_cells(&qs, setup) != 0;
+        status = status || run_cells(&doc, o.tcheck, progs, nprogs);
+        free(chapter);
+        nw_free(&doc);
+    }
     nw_values_free(&values);
-    nw_free(&doc);
+    nw_labels_free(&labels);
+    nw_labels_free(&registry);
+    free(setup);
     free(progs);
+    free(o.metas);
     return status | nw_flush_stdout(kTool);
 }

@@ -4,6 +4,7 @@
 #include "meta.h"
 
 #include "names.h"
+#include "noweb.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -265,4 +266,29 @@ void nw_piece_list_free(struct nw_piece_list *ps) {
     }
     free(ps->v);
     memset(ps, 0, sizeof *ps);
+}
+
+int nw_cite_href(const struct nw_doc *doc, const char *chapter,
+                 const struct nw_labels *labels,
+                 const struct nw_labels *registry, const char *name,
+                 char *out, size_t size) {
+    char anchor[NW_ANCHOR_MAX];
+    if (nw_find_defn(doc, name, 0) >= 0) {
+        nw_anchor(name, 1, anchor, sizeof anchor);
+        snprintf(out, size, "#%s", anchor);
+        return 1;
+    }
+    const struct nw_label *l = nw_labels_find(labels, name);
+    if (l == NULL) {
+        l = nw_labels_find(registry, name);
+    }
+    if (l == NULL) {
+        return 0;
+    }
+    if (strcmp(l->chapter, chapter) == 0) {
+        snprintf(out, size, "#%s", name);
+    } else {
+        snprintf(out, size, "%s.html#%s", l->chapter, name);
+    }
+    return 1;
 }

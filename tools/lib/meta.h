@@ -80,6 +80,17 @@ const struct nw_label *nw_labels_find(const struct nw_labels *ls,
                                       const char *label);
 void nw_labels_free(struct nw_labels *ls);
 
+/* Where [[<<name>>]] in the prose of chapter (its pipeline doc) leads, as
+ * its page links it: "#ANCHOR" for a chunk of the chapter, else a label of
+ * labels or, failing that, of registry: "#LABEL" where it is the chapter's
+ * own, "CHAPTER.html#LABEL" where another's. Writes at most size bytes into
+ * out; returns 1, or 0 where the name cites nothing. */
+struct nw_doc;
+int nw_cite_href(const struct nw_doc *doc, const char *chapter,
+                 const struct nw_labels *labels,
+                 const struct nw_labels *registry, const char *name,
+                 char *out, size_t size);
+
 /* A piece of a code chunk, a line of NAME.chunks:
  * ANCHOR<TAB>PIECE<TAB>LINE<TAB>NAME, the name last since it may hold a tab. */
 struct nw_piece {

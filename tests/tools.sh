@@ -256,4 +256,27 @@ if [ "$got" = "$gen/own.chart:2: bar: names no row" ]; then
 else
     fail "chart rejects a bar with a label and no row outside a group" "said '$got'"
 fi
+# heading-links gives a heading that has a permalink none more, so that the
+# whole book's page keeps one on each of its chapters' headings.
+printf '<h1 id="a">A</h1>\n<h2 id="b">B<a class="permalink" href="#b" aria-label="Link to this section">#</a></h2>\n' >"$gen/h.html"
+"$asan/heading-links" <"$gen/h.html" >"$gen/h1.html" 2>"$gen/err" &&
+    "$asan/heading-links" <"$gen/h1.html" >"$gen/h2.html" 2>>"$gen/err"
+if [ "$(grep -c 'class="permalink"' "$gen/h1.html")" = 2 ] && cmp -s "$gen/h1.html" "$gen/h2.html"; then
+    pass "heading-links gives a linked heading no second permalink"
+else
+    fail "heading-links gives a linked heading no second permalink" "$(head -2 "$gen/err" | tr '\n' ' ') $(tr '\n' ' ' <"$gen/h2.html")"
+fi
+
+# search-index leaves out a page whose head says noindex (the whole book's
+# page, which would double every result), and indexes it without that.
+printf '<html><head>\n%s\n</head><body><main id="text"><h1 id="x">X</h1><p>words</p></main></body></html>\n' \
+    '<meta name="robots" content="noindex">' >"$gen/whole.html"
+sed '/noindex/d' "$gen/whole.html" >"$gen/searched.html"
+"$asan/search-index" "$gen/whole.html" >"$gen/whole.js" 2>"$gen/err" &&
+    "$asan/search-index" "$gen/searched.html" >"$gen/searched.js" 2>>"$gen/err"
+if grep -q '"u": "whole.html' "$gen/whole.js" || ! grep -q '"u": "searched.html#x"' "$gen/searched.js"; then
+    fail "search-index leaves out a page marked noindex, and only that" "$(head -2 "$gen/err" | tr '\n' ' ')"
+else
+    pass "search-index leaves out a page marked noindex, and only that"
+fi
 exit $failed

@@ -8,7 +8,9 @@
  *     aria-label="Link to this section">#</a></h2>,
  * so that a reader can copy the address of any section. The id is copied
  * as pandoc wrote it, already escaped for an attribute. Chunks carry their
- * own permalink, the chunk's name in its header.
+ * own permalink, the chunk's name in its header. A heading that holds a
+ * permalink already keeps it and gets no second one: the whole book's page
+ * holds the chapters' pages, linked already, under headings of its own.
  */
 #include "util.h"
 
@@ -16,6 +18,7 @@
 #include <string.h>
 
 static const char kTool[] = "heading-links";
+static const char kPermalink[] = "<a class=\"permalink\"";
 
 /* Is p the start of a heading tag, "<h1" to "<h6" and then a blank or '>'?
  * Sets *level to its digit. */
@@ -80,11 +83,16 @@ int main(int argc, char **argv) {
             status = 1;
             break;
         }
-        if (id != NULL && idlen > 0) {
+        size_t kl = strlen(kPermalink);
+        int linked = 0;
+        for (const char *q = gt; q + kl <= end && !linked; ++q) {
+            linked = memcmp(q, kPermalink, kl) == 0;
+        }
+        if (id != NULL && idlen > 0 && !linked) {
             fwrite(out, 1, (size_t)(end - out), stdout);
-            printf("<a class=\"permalink\" href=\"#%.*s\" "
+            printf("%s href=\"#%.*s\" "
                    "aria-label=\"Link to this section\">#</a>",
-                   (int)idlen, id);
+                   kPermalink, (int)idlen, id);
             out = end;
         }
         p = end;

@@ -28,6 +28,10 @@
  * once, as its TeX source (MathML's annotation, which pandoc writes after
  * the rendered form): the rendered elements' text runs together ("n log2 n"
  * as "nlog2n") and is left out.
+ *
+ * A page whose head says <meta name="robots" content="noindex"> is left
+ * out whole: the whole book's page, book.html, holds every chapter's text
+ * again, and every result would be found twice.
  */
 #include "meta.h"
 #include "util.h"
@@ -37,6 +41,8 @@
 #include <string.h>
 
 static const char kTool[] = "search-index";
+/* What a page that is not to be searched says in its head. */
+static const char kNoIndex[] = "<meta name=\"robots\" content=\"noindex\">";
 
 /* Text, with runs of white space made one blank. */
 static void b_text(struct nw_buf *b, const char *s, size_t n) {
@@ -486,6 +492,11 @@ static int index_page(struct index *ix, const char *path,
         nw_error(path, 0, "no <main> element; not a page of the book");
         free(html);
         return 1;
+    }
+    const char *noindex = strstr(html, kNoIndex);
+    if (noindex != NULL && noindex < main_at) {
+        free(html);
+        return 0;
     }
     char *ptitle = page_title(main_at, main_end, page);
     size_t first = ix->n;

@@ -27,6 +27,8 @@
 #   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
 #   build/snippets.tsv, chapters/labels.tsv, build/meta/*.nwpipe
 #                    --index-pages--> labels.html, chunks.html
+#   build/html/NAME.html, all chapters --book-page | pandoc--> book.html
+#                                                  (the whole book, one page)
 #   build/lsrc/fig-FIG.cpp --c++ (tools/figure/svg.hpp)--> build/fig/fig-FIG
 #     --run--> build/html/fig/FIG.svg                       (a figure, drawn
 #                                                            from the chapter's
@@ -219,7 +221,7 @@ tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
 fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
-      $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
+      $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/book.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
@@ -541,6 +543,19 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/pag
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --metadata-file=$(B)/md/book.nav.yaml $< \
 	  | $(heading-links) > $@.tmp && mv -f $@.tmp $@
+
+# The whole book on one page, to print at once or to read offline in one
+# scroll: every chapter's page, in the book's order, its ids prefixed with
+# its name and its links to the chapters made links on the page
+# (book-page). Search leaves it out (noindex): every result would be there
+# twice.
+$(B)/md/book.md: $(PAGES) $(META) $(LIST) $(book-page) | $(B)/md
+	$(Q)$(TRAP)$(book-page) $(B)/html $(META) > $@.tmp && mv -f $@.tmp $@
+$(B)/html/book.html: $(B)/md/book.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html \
+                     styles/page-turn.html | $(PANDOC_BIN) $(B)/html
+	$(call say,PANDOC,$@)
+	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=1 --metadata noindex \
+	  --metadata-file=$(B)/md/book.nav.yaml $< | $(heading-links) > $@.tmp && mv -f $@.tmp $@
 
 # Search: lunr, our script, and the index of every page, as a script so
 # that it loads from file:// too.

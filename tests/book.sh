@@ -54,10 +54,69 @@ for ch in "${chapters[@]}" index labels chunks; do
     fi
 done
 
-# Code and transcripts are text, never markup; a chunk reference inside code
-# is a link; and a compile error is reported at the chapter's line.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# The whole book's page, book.html: every chapter of CHAPTERS once, in
+# order, under its heading, with every id of its page's text, prefixed with
+# its name; no id twice; every link within the page lands on an id of it,
+# and every other names a file of the book; and search leaves it out.
+book=$B/html/book.html
+tags() { tr '\n' ' ' <"$1" | grep -oE '<[A-Za-z][^<>]*>'; }
+attr_values() { # NAME: the values of attribute NAME in the tags on stdin
+    grep -oE " $1=\"[^\"]*\"" | sed "s/^ $1=\"//; s/\"\$//"
+}
+if [ ! -f "$book" ]; then
+    fail "book.html holds every chapter in order" "no $book"
+else
+    tags "$book" >"$tmp/book.tags"
+    got=$(grep -oE '<h1 class="book-chapter" id="[^"]*"' "$tmp/book.tags" | sed 's/.* id="//; s/"$//' | tr '\n' ' ')
+    if [ "$got" = "${chapters[*]} " ]; then
+        pass "book.html holds the ${#chapters[@]} chapters of CHAPTERS, in order"
+    else
+        fail "book.html holds the ${#chapters[@]} chapters of CHAPTERS, in order" "its chapters' headings are: $got"
+    fi
+    attr_values id <"$tmp/book.tags" | sort >"$tmp/book.ids"
+    dup=$(uniq -d "$tmp/book.ids")
+    if [ -z "$dup" ]; then
+        pass "book.html has no id twice ($(wc -l <"$tmp/book.ids") ids)"
+    else
+        fail "book.html has no id twice" "$(echo "$dup" | head -3 | tr '\n' ' ')"
+    fi
+    short=
+    for ch in "${chapters[@]}"; do
+        sed -n '/<main id="text">/,/<\/main>/p' "$B/html/$ch.html" | sed 's/<main id="text">//' >"$tmp/book.page"
+        want=$(tags "$tmp/book.page" | attr_values id | wc -l)
+        have=$(grep -c "^$ch--" "$tmp/book.ids")
+        [ "$want" -eq "$have" ] || short="$short $ch ($have of $want ids)"
+    done
+    if [ -z "$short" ]; then
+        pass "book.html holds every id of each chapter's text, prefixed with the chapter's name"
+    else
+        fail "book.html holds every id of each chapter's text, prefixed with the chapter's name" "$short"
+    fi
+    attr_values href <"$tmp/book.tags" | sort -u >"$tmp/book.hrefs"
+    bad=$(awk 'FNR == NR { id["#" $0] = 1; next } /^#/ && !($0 in id)' "$tmp/book.ids" "$tmp/book.hrefs"
+        grep -v '^#' "$tmp/book.hrefs" | while read -r href; do
+            case $href in
+                *:*) echo "$href" ;;
+                *) [ -f "$B/html/${href%%#*}" ] || echo "$href" ;;
+            esac
+        done)
+    if [ -z "$bad" ]; then
+        pass "links on book.html land on its ids, or on files of the book"
+    else
+        fail "links on book.html land on its ids, or on files of the book" "$(echo "$bad" | head -3 | tr '\n' ' ')"
+    fi
+    if grep -q '<meta name="robots" content="noindex">' "$book" && ! grep -q '"u": "book\.html' "$B/html/search-index.js"; then
+        pass "search leaves book.html out"
+    else
+        fail "search leaves book.html out" "book.html says no noindex, or search-index.js holds it"
+    fi
+fi
+
+# Code and transcripts are text, never markup; a chunk reference inside code
+# is a link; and a compile error is reported at the chapter's line.
 fixture_book "$tmp/book"
 cp tests/fixtures/escape.nw "$tmp/book/chapters/"
 if make -s -C "$tmp/book" CHAPTERS=escape tangle html >"$tmp/log" 2>&1; then

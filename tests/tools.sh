@@ -256,6 +256,56 @@ if [ "$got" = "$gen/own.chart:2: bar: names no row" ]; then
 else
     fail "chart rejects a bar with a label and no row outside a group" "said '$got'"
 fi
+# book-page, the whole book on one page: on a book of two small pages, each
+# chapter under a heading of its own, its ids prefixed with its name and
+# its links followed (to the page itself, to the other chapter, to a
+# chapter's page), links out of the book left as they are, its headings a
+# level down and its page's own header and navigation left out.
+bp=$gen/book-pages
+mkdir -p "$bp"
+printf 'title\tChapter A\n' >"$gen/ch-a.tsv"
+printf 'title\tChapter B\n' >"$gen/ch-b.tsv"
+page() { # NAME BODY
+    printf '<html><head><style>\ncode span.kw { color: #007020; }\n</style></head><body>\n<main id="text">\n<nav class="x">prev</nav>\n<header>\n<h1 class="title">T</h1>\n</header>\n%s\n<nav class="x">next</nav>\n</main></body></html>\n' "$2" >"$bp/$1.html"
+}
+page ch-a '<h1 id="s">S</h1><p><a href="#s">self</a> <a href="ch-b.html#t">t</a> <a href="ch-b.html">b</a> <a href="labels.html#l">l</a> <a href="src/a.cu">src</a></p>'
+page ch-b '<h2 id="t" class="u">T</h2><img src="fig/f.svg" alt="f"><br />'
+"$asan/book-page" "$bp" "$gen/ch-a.tsv" "$gen/ch-b.tsv" >"$gen/book.md" 2>"$gen/err"
+rc=$?
+want=(
+    '^## Chapter A \{#ch-a \.book-chapter\}$'
+    '<h2 id="ch-a--s">S</h2>'
+    '<a href="#ch-a--s">self</a> <a href="#ch-b--t">t</a> <a href="#ch-b">b</a> <a href="labels.html#l">l</a> <a href="src/a.cu">src</a>'
+    '^## Chapter B \{#ch-b \.book-chapter\}$'
+    '<h3 id="ch-b--t" class="u">T</h3><img src="fig/f.svg" alt="f"><br />'
+    '^  code span\.kw \{ color: #007020; \}$'
+)
+missing=
+for w in "${want[@]}"; do
+    grep -qE "$w" "$gen/book.md" || missing="$missing '$w'"
+done
+if [ "$rc" -ne 0 ]; then
+    fail "sanitized book-page: chapters in order, ids prefixed, links followed" "$(head -2 "$gen/err" | tr '\n' ' ')"
+elif [ -n "$missing" ]; then
+    fail "sanitized book-page: chapters in order, ids prefixed, links followed" "no$missing"
+elif grep -qE 'prev|next|class="title"' "$gen/book.md" ||
+     [ "$(grep -n '^## Chapter' "$gen/book.md" | cut -d: -f2- | tr '\n' '|')" != '## Chapter A {#ch-a .book-chapter}|## Chapter B {#ch-b .book-chapter}|' ]; then
+    fail "sanitized book-page: chapters in order, ids prefixed, links followed" "a page's header or navigation is in it, or the chapters are out of order"
+else
+    pass "sanitized book-page: chapters in order, ids prefixed, links followed"
+fi
+# A page without its main content is refused: one line naming it, a
+# non-zero exit, and nothing written.
+sed -i 's/<main id="text">/<div>/' "$bp/ch-b.html"
+"$asan/book-page" "$bp" "$gen/ch-a.tsv" "$gen/ch-b.tsv" >"$gen/book.md" 2>"$gen/err"
+rc=$?
+if [ "$rc" -ne 0 ] && [ ! -s "$gen/book.md" ] && [ "$(wc -l <"$gen/err")" -eq 1 ] &&
+   grep -q "^$bp/ch-b.html: no <main" "$gen/err"; then
+    pass "book-page refuses a page without its main content, in one line"
+else
+    fail "book-page refuses a page without its main content, in one line" "exit $rc, said '$(head -3 "$gen/err" | tr '\n' ' ')'"
+fi
+
 # heading-links gives a heading that has a permalink none more, so that the
 # whole book's page keeps one on each of its chapters' headings.
 printf '<h1 id="a">A</h1>\n<h2 id="b">B<a class="permalink" href="#b" aria-label="Link to this section">#</a></h2>\n' >"$gen/h.html"

@@ -132,6 +132,7 @@ function survey(sel) {
     scrollWidth: document.documentElement.scrollWidth, width: w,
     chapters: document.querySelectorAll(`${sel.bookNav} ${sel.bookChapters} li`).length,
     toc: !!document.querySelector(sel.pageToc),
+    whole: !!document.querySelector(sel.wholeBookChapter),
     title: document.title,
   };
 }
@@ -247,6 +248,9 @@ async function main() {
   const sel = readContract(contractFile);
   fs.mkdirSync(shotDir, { recursive: true });
   const pages = fs.readdirSync(htmlDir).filter((f) => f.endsWith('.html')).sort();
+  // A chapter's page has an outline; the whole book's page has one too, and
+  // holds every chapter under a heading of its own.
+  const isChapter = (f) => !!(surveys.get(f) || {}).toc && !(surveys.get(f) || {}).whole;
   const browser = await chromium.launch({
     executablePath: exe,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -450,21 +454,24 @@ async function main() {
     else pass(`browser: ${file} follows a dark system setting`);
 
     await page.emulateMedia({ media: 'print', colorScheme: 'light' });
-    const printed = await page.evaluate((navigation) => {
+    const printed = await page.evaluate(([navigation, chapter]) => {
       const hidden = navigation.filter((s) => {
         const e = document.querySelector(s);
         return e && getComputedStyle(e).display !== 'none';
       });
       const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
-      return { hidden, cut };
-    }, [sel.bookNav, sel.topBar, sel.pageTurn]);
+      // On the whole book's page, each chapter starts a new sheet.
+      const unbroken = [...document.querySelectorAll(chapter)].filter((h) =>
+        getComputedStyle(h).breakBefore !== 'page').map((h) => h.id);
+      return { hidden, cut, unbroken };
+    }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter]);
     await page.evaluate((chunk) => {
       const c = document.querySelector(`div${chunk}`);
       if (c) c.scrollIntoView();
     }, sel.chunk);
     await page.screenshot({ path: path.join(shotDir, `${base}-print.png`) });
-    if (printed.hidden.length || printed.cut) {
-      fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off`);
+    if (printed.hidden.length || printed.cut || printed.unbroken.length) {
+      fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
     } else {
       pass(`browser: ${file} in print: no navigation, no code cut off`);
     }
@@ -551,7 +558,7 @@ async function main() {
   // Opening the contents on a narrow screen and closing it again keeps
   // the reader's place; following a link of the page's outline closes it.
   {
-    const file = pages.find((f) => (surveys.get(f) || {}).toc);
+    const file = pages.find((f) => isChapter(f));
     for (const [ctx, size] of [[phone, kPhone], [tablet, kTablet]]) {
       const name = `browser: the contents at ${size.width} px keep the reader's place`;
       const { page } = await open(ctx, file);
@@ -600,7 +607,7 @@ async function main() {
   {
     const name = 'browser: previous and next chapter, above the text and by the arrow keys';
     const why = [];
-    const chapters = pages.filter((f) => (surveys.get(f) || {}).toc);
+    const chapters = pages.filter((f) => isChapter(f));
     const order = await (async () => {
       const { page } = await open(desktop, 'index.html');
       const r = await page.evaluate(([nav, list]) => ({
@@ -846,7 +853,7 @@ async function main() {
   // down and up arrows through the results, Enter opens one.
   for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
     const name = `browser: search by the keyboard (${kind})`;
-    const { page, problems } = await open(ctx, pages.find((f) => (surveys.get(f) || {}).toc));
+    const { page, problems } = await open(ctx, pages.find((f) => isChapter(f)));
     const focused = () => page.evaluate(() => {
       const e = document.activeElement;
       return e.id || (e.tagName === 'A' ? e.getAttribute('href') : e.tagName);

@@ -60,8 +60,9 @@ static int cmd_nav(const char *current, const struct nw_book *book) {
 
 /* The front page's list of chapters, after the book's own front matter
  * (chapters/front.md): each chapter's title, the files it tangles and the
- * labels lessons cite from it. A title escapes what its page's does not,
- * so that its quotes are curly here too. */
+ * labels lessons cite from it; then the link to the whole book's page. A
+ * title escapes what its page's does not, so that its quotes are curly
+ * here too. */
 static int cmd_index(const struct nw_book *book) {
     printf("## The chapters {#sec-chapters}\n\n");
     for (size_t i = 0; i < book->n; ++i) {
@@ -82,6 +83,8 @@ static int cmd_index(const struct nw_book *book) {
         }
         printf("\n");
     }
+    printf("\nEvery chapter is also on one page, [the whole book](book.html), "
+           "to print at once or to read offline in one scroll.\n");
     return 0;
 }
 

@@ -3,8 +3,12 @@
 # tools/evidence/ (the evidence: program to verdict).
 #
 # Tangle: tangle.sh, one transaction for the chapters that changed
-#   chapters/NAME.nw --markup--> build/meta/NAME.nwpipe     (noweb's stream,
-#                                                            read once)
+#   chapters/NAME.nw --nwpipe.sh--> build/meta/NAME.nwpipe  (noweb's stream,
+#                                                            read once: markup,
+#                                                            its identifiers
+#                                                            indexed by
+#                                                            autodefs.c and
+#                                                            finduses)
 #     --chapter-meta--> build/meta/NAME.lines, NAME.tsv     (title, roots,
 #                                                            labels, cites)
 #     all chapters' .lines + chapters/labels.tsv --snippets check--> ok
@@ -77,7 +81,9 @@ CFLAGS ?= -O2
 TOOL_CFLAGS = -std=c11 -Wall -Wextra -Werror -pedantic $(CFLAGS)
 
 NOWEB_LIB ?= /usr/lib/noweb
-MARKUP := $(NOWEB_LIB)/markup
+# A chapter's pipeline: markup, then noweb's filters that index its
+# identifiers (tools/book/nwpipe.sh).
+NWPIPE := tools/book/nwpipe.sh
 NT := $(NOWEB_LIB)/nt
 NOTANGLE ?= notangle
 PANDOC ?= pandoc
@@ -249,8 +255,9 @@ $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
 # --- Tangle ----------------------------------------------------------------
-# tools/book/tangle.sh reads the chapters that changed (noweb's markup, once
-# each, into build/meta/NAME.nwpipe, which every later stage reads), checks
+# tools/book/tangle.sh reads the chapters that changed (noweb's markup and
+# the filters that index identifiers, nwpipe.sh, once each, into
+# build/meta/NAME.nwpipe, which every later stage reads), checks
 # them and the book as a whole, and tangles their files into build/src
 # (plain, with snippet markers, to read) and build/lsrc (#line, to compile):
 # one transaction, so that a mistake leaves build/ as it was. Its opening
@@ -259,11 +266,11 @@ $(LUNR_JS):
 
 tangled-again = $(if $(filter-out chapters/%.nw $(REGISTRY),$(1)),$(CHAPTERS),\
                   $(patsubst chapters/%.nw,%,$(filter chapters/%.nw,$(1))))
-$(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh \
+$(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh $(NWPIPE) \
                     $(chapter-meta) $(snippet-marks) $(snippets) | $(NOTANGLE_BIN) $(B)/stamp
 	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
 	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))
-	$(Q)MARKUP=$(MARKUP) NT=$(NT) CHAPTER_META=$(chapter-meta) \
+	$(Q)NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
 	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(snippets) \
 	  tools/book/tangle.sh $(B) $(REGISTRY) $(CHAPTERS) -- $(call tangled-again,$?)
 	$(Q)touch $@

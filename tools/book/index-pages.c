@@ -385,31 +385,6 @@ static void put_chunk_link(const struct nw_chapter *ch, const char *name,
     printf(")");
 }
 
-/* Marks in seen[] (1) every file root that the chunk named name reaches
- * by being used, directly or through other chunks. */
-static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
-                     int depth) {
-    if (depth > 64) {
-        return; /* a cycle; chapter-meta reports it */
-    }
-    for (size_t i = 0; i < doc->n; ++i) {
-        const struct nw_chunk *u = &doc->chunks[i];
-        if (u->name == NULL || !nw_chunk_uses(u, name)) {
-            continue;
-        }
-        long first = nw_find_defn(doc, u->name, 0);
-        if (first < 0 || seen[first]) {
-            continue;
-        }
-        if (nw_is_file_name(u->name) && !nw_is_used(doc, u->name)) {
-            seen[first] = 1;
-        } else {
-            seen[first] = 2; /* visited */
-            roots_of(doc, u->name, seen, depth + 1);
-        }
-    }
-}
-
 /* The first lines of a chunk's first piece, references as ⟨name⟩. */
 static char *chunk_excerpt(const struct nw_chunk *c, int lines, int *more) {
     struct nw_buf b = {NULL, 0, 0};
@@ -479,7 +454,7 @@ static void put_files(const struct entry *e) {
         return;
     }
     char *seen = nw_xcalloc(doc->n, 1);
-    roots_of(doc, e->name, seen, 0);
+    nw_roots_of(doc, e->name, seen);
     int files = 0;
     for (size_t i = 0; i < doc->n; ++i) {
         if (seen[i] == 1) {

@@ -30,7 +30,7 @@
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
 #   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
 #   build/snippets.tsv, chapters/labels.tsv, build/meta/*.nwpipe
-#                    --index-pages--> labels.html, chunks.html
+#                    --index-pages--> labels.html, chunks.html, identifiers.html
 #   build/lsrc/fig-FIG.cpp --c++ (tools/figure/svg.hpp)--> build/fig/fig-FIG
 #     --run--> build/html/fig/FIG.svg                       (a figure, drawn
 #                                                            from the chapter's
@@ -223,7 +223,7 @@ tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
 fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
-      $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html \
+      $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
@@ -503,7 +503,7 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
   --highlight-style pygments --syntax-definition styles/cuda.xml \
   --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page)
-$(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: styles/cuda.xml
+$(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: styles/cuda.xml
 
 # heading-links gives every heading a permalink. Without nvcc there is no
 # T4 fit to show.
@@ -521,7 +521,7 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.y
 $(B)/md/index.md: chapters/front.md $(META) $(LIST) $(nav) | $(B)/md
 	$(Q)$(TRAP){ cat $<; $(nav) index $(META); } > $@.tmp && mv -f $@.tmp $@
 
-# The pages that are not chapters: the front page and the two indexes.
+# The pages that are not chapters: the front page and the three indexes.
 $(B)/md/book.nav.yaml: $(META) $(LIST) $(nav) | $(B)/md
 	$(Q)$(TRAP)$(nav) nav - $(META) > $@.tmp && mv -f $@.tmp $@
 
@@ -537,7 +537,16 @@ $(B)/stamp/chunks: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
 	$(call update,$(B)/md/chunks.md) && touch $@
 $(B)/md/chunks.md: $(B)/stamp/chunks ;
 
-$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: \
+# Every chapter's identifiers, from the index lines noweb's filters put in
+# its pipeline (tools/lib/xref.h); remade, as the chunks' page, only when
+# the index changed.
+$(B)/stamp/identifiers: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
+	$(Q)trap 'rm -f $(B)/md/identifiers.md.tmp' EXIT; \
+	$(index-pages) identifiers $(META) > $(B)/md/identifiers.md.tmp; \
+	$(call update,$(B)/md/identifiers.md) && touch $@
+$(B)/md/identifiers.md: $(B)/stamp/identifiers ;
+
+$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: \
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html styles/page-turn.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)

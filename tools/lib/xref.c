@@ -249,9 +249,11 @@ void nw_xref_build(const struct nw_doc *doc, struct nw_xref *x) {
         int scope = -1; /* not worked out yet */
         for (size_t k = 0; k < c->ndefs; ++k) {
             const struct nw_ident *d = &c->defs[k];
+            if (!nw_is_ident(d->name)) {
+                continue; /* chapter-meta rejects a stated one */
+            }
             if (!(d->flags & NW_ID_STATED)) {
-                if (is_word(d->name) || !nw_is_ident(d->name) ||
-                    is_type_of_decl(c, d)) {
+                if (is_word(d->name) || is_type_of_decl(c, d)) {
                     continue;
                 }
                 if (scope < 0) {
@@ -277,7 +279,8 @@ void nw_xref_build(const struct nw_doc *doc, struct nw_xref *x) {
         const struct nw_chunk *c = &doc->chunks[i];
         for (size_t k = 0; k < c->nuses; ++k) {
             struct nw_xentry *e = find(x, c->uses[k].name);
-            if (e != NULL && !nw_xentry_defines(e, i)) {
+            if (e != NULL && !nw_xentry_defines(e, i) &&
+                !in_comment(c, c->uses[k].item)) {
                 add_index(&e->uses, &e->nuses, &e->uses_cap, i);
             }
         }

@@ -17,7 +17,7 @@
  * A name is one entry per chapter, however many chunks define it (two
  * programs of a chapter may each have a main); chapters do not share
  * entries. Its uses are the chunks finduses marks it in, other than those
- * that define it.
+ * that define it, and than those that have it only in // comments.
  */
 #ifndef XREF_H
 #define XREF_H

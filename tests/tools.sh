@@ -183,7 +183,7 @@ for t in "nb-name:3: the chunk name <<Add it += 2>> cannot follow %%chunk" \
          "nb-use:4: the reference <<b c>> cannot be told from the code" \
          "nb-cite:3: [[<<no such chunk>>]] cites no chunk of this chapter"; do
     n=${t%%:*}
-    "$MARKUP" "$gen/$n.nw" | sed 's/^@text int a = X$/@text int a = </' >"$gen/$n.nwpipe"
+    "$MARKUP" "$gen/$n.nw" | sed 's/^\(@text .*\)X$/\1</' >"$gen/$n.nwpipe"
     if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/$n.nwpipe" >/dev/null 2>"$gen/err"; then
         fail "sanitized notebook-md says in one line: ${t#*: }" "it passed"
     elif [ "$(wc -l <"$gen/err")" -ne 1 ] || ! grep -qF "$gen/$n.nw:${t#*:}" "$gen/err"; then

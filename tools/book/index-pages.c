@@ -53,6 +53,7 @@
 #include "xref.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -357,6 +358,28 @@ static int cmd_labels(const char *snippets, const char *registry,
 /* ----------------------------------------------------------------- */
 /* chunks                                                              */
 
+/* "By chapter:" and a link to each chapter's heading, for N entries of
+ * SIZE bytes from ENTRIES, grouped by chapter, each holding its chapter's
+ * pointer at OFFSET (the chunk and the identifier index both open so). */
+static void put_chapter_links(const void *entries, size_t n, size_t size,
+                              size_t offset) {
+    const struct nw_chapter *last = NULL;
+    printf("By chapter:");
+    for (size_t i = 0; i < n; ++i) {
+        const struct nw_chapter *ch;
+        memcpy(&ch, (const char *)entries + i * size + offset, sizeof ch);
+        if (i == 0 || ch != last) {
+            printf("%s [", i ? "," : "");
+            nw_put_md_text(stdout, ch->title, NW_MD_MARKS);
+            printf("](#");
+            put_ident(ch->name);
+            printf(")");
+        }
+        last = ch;
+    }
+    printf(".\n\n");
+}
+
 struct entry {
     const struct nw_chapter *ch;
     const struct nw_doc *doc;
@@ -591,17 +614,7 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
     if (n == 0) {
         printf("The book has no chunks yet.\n");
     } else {
-        printf("By chapter:");
-        for (size_t i = 0; i < n; ++i) {
-            if (i == 0 || es[i].ch != es[i - 1].ch) {
-                printf("%s [", i ? "," : "");
-                nw_put_md_text(stdout, es[i].ch->title, NW_MD_MARKS);
-                printf("](#");
-                put_ident(es[i].ch->name);
-                printf(")");
-            }
-        }
-        printf(".\n\n");
+        put_chapter_links(es, n, sizeof *es, offsetof(struct entry, ch));
     }
     for (size_t i = 0; i < n; ++i) {
         if (i == 0 || es[i].ch != es[i - 1].ch) {
@@ -793,17 +806,7 @@ static int cmd_identifiers(const struct nw_book *book,
     if (n == 0) {
         printf("The book defines no identifiers yet.\n");
     } else {
-        printf("By chapter:");
-        for (size_t i = 0; i < n; ++i) {
-            if (i == 0 || ds[i].ch != ds[i - 1].ch) {
-                printf("%s [", i ? "," : "");
-                nw_put_md_text(stdout, ds[i].ch->title, NW_MD_MARKS);
-                printf("](#");
-                put_ident(ds[i].ch->name);
-                printf(")");
-            }
-        }
-        printf(".\n\n");
+        put_chapter_links(ds, n, sizeof *ds, offsetof(struct ident, ch));
     }
     for (size_t i = 0; i < n; ++i) {
         if (i == 0 || ds[i].ch != ds[i - 1].ch) {

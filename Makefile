@@ -3,8 +3,12 @@
 # tools/evidence/ (the evidence: program to verdict).
 #
 # Tangle: tangle.sh, one transaction for the chapters that changed
-#   chapters/NAME.nw --markup--> build/meta/NAME.nwpipe     (noweb's stream,
-#                                                            read once)
+#   chapters/NAME.nw --nwpipe.sh--> build/meta/NAME.nwpipe  (noweb's stream,
+#                                                            read once: markup,
+#                                                            its identifiers
+#                                                            indexed by
+#                                                            autodefs.c and
+#                                                            finduses)
 #     --chapter-meta--> build/meta/NAME.lines, NAME.tsv     (title, roots,
 #                                                            labels, cites)
 #     all chapters' .lines + chapters/labels.tsv --snippets check--> ok
@@ -26,7 +30,7 @@
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
 #   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
 #   build/snippets.tsv, chapters/labels.tsv, build/meta/*.nwpipe
-#                    --index-pages--> labels.html, chunks.html
+#                    --index-pages--> labels.html, chunks.html, identifiers.html
 #   build/html/NAME.html, all chapters --book-page | pandoc--> book.html
 #                                                  (the whole book, one page)
 #   build/lsrc/fig-FIG.cpp --c++ (tools/figure/svg.hpp)--> build/fig/fig-FIG
@@ -80,7 +84,9 @@ CFLAGS ?= -O2
 TOOL_CFLAGS = -std=c11 -Wall -Wextra -Werror -pedantic $(CFLAGS)
 
 NOWEB_LIB ?= /usr/lib/noweb
-MARKUP := $(NOWEB_LIB)/markup
+# A chapter's pipeline: markup, then noweb's filters that index its
+# identifiers (tools/book/nwpipe.sh).
+NWPIPE := tools/book/nwpipe.sh
 NT := $(NOWEB_LIB)/nt
 NOTANGLE ?= notangle
 PANDOC ?= pandoc
@@ -221,7 +227,8 @@ tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
 fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
-      $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/book.html \
+      $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
+      $(B)/html/book.html \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
@@ -253,8 +260,9 @@ $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
 # --- Tangle ----------------------------------------------------------------
-# tools/book/tangle.sh reads the chapters that changed (noweb's markup, once
-# each, into build/meta/NAME.nwpipe, which every later stage reads), checks
+# tools/book/tangle.sh reads the chapters that changed (noweb's markup and
+# the filters that index identifiers, nwpipe.sh, once each, into
+# build/meta/NAME.nwpipe, which every later stage reads), checks
 # them and the book as a whole, and tangles their files into build/src
 # (plain, with snippet markers, to read) and build/lsrc (#line, to compile):
 # one transaction, so that a mistake leaves build/ as it was. Its opening
@@ -263,11 +271,11 @@ $(LUNR_JS):
 
 tangled-again = $(if $(filter-out chapters/%.nw $(REGISTRY),$(1)),$(CHAPTERS),\
                   $(patsubst chapters/%.nw,%,$(filter chapters/%.nw,$(1))))
-$(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh \
+$(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh $(NWPIPE) \
                     $(chapter-meta) $(snippet-marks) $(snippets) | $(NOTANGLE_BIN) $(B)/stamp
 	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
 	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))
-	$(Q)MARKUP=$(MARKUP) NT=$(NT) CHAPTER_META=$(chapter-meta) \
+	$(Q)NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
 	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(snippets) \
 	  tools/book/tangle.sh $(B) $(REGISTRY) $(CHAPTERS) -- $(call tangled-again,$?)
 	$(Q)touch $@
@@ -503,7 +511,7 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
   --highlight-style pygments --syntax-definition styles/cuda.xml \
   --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page)
-$(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: styles/cuda.xml
+$(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: styles/cuda.xml
 
 # heading-links gives every heading a permalink. Without nvcc there is no
 # T4 fit to show.
@@ -521,7 +529,7 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.y
 $(B)/md/index.md: chapters/front.md $(META) $(LIST) $(nav) | $(B)/md
 	$(Q)$(TRAP){ cat $<; $(nav) index $(META); } > $@.tmp && mv -f $@.tmp $@
 
-# The pages that are not chapters: the front page and the two indexes.
+# The pages that are not chapters: the front page and the three indexes.
 $(B)/md/book.nav.yaml: $(META) $(LIST) $(nav) | $(B)/md
 	$(Q)$(TRAP)$(nav) nav - $(META) > $@.tmp && mv -f $@.tmp $@
 
@@ -537,7 +545,16 @@ $(B)/stamp/chunks: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
 	$(call update,$(B)/md/chunks.md) && touch $@
 $(B)/md/chunks.md: $(B)/stamp/chunks ;
 
-$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html: \
+# Every chapter's identifiers, from the index lines noweb's filters put in
+# its pipeline (tools/lib/xref.h); remade, as the chunks' page, only when
+# the index changed.
+$(B)/stamp/identifiers: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
+	$(Q)trap 'rm -f $(B)/md/identifiers.md.tmp' EXIT; \
+	$(index-pages) identifiers $(META) > $(B)/md/identifiers.md.tmp; \
+	$(call update,$(B)/md/identifiers.md) && touch $@
+$(B)/md/identifiers.md: $(B)/stamp/identifiers ;
+
+$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: \
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html styles/page-turn.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)

@@ -35,7 +35,7 @@ done <chapters/labels.tsv
 
 # Every internal link on every page lands on an id of that page or of the
 # page it names.
-for ch in "${chapters[@]}" index labels chunks; do
+for ch in "${chapters[@]}" index labels chunks identifiers; do
     page=$B/html/$ch.html
     bad=$(grep -o 'href="[^"]*"' "$page" | sed 's/^href="//; s/"$//' | sort -u |
         while read -r href; do
@@ -53,6 +53,98 @@ for ch in "${chapters[@]}" index labels chunks; do
         fail "links on $ch.html" "$(echo "$bad" | head -3 | tr '\n' ' ')"
     fi
 done
+
+# The identifier index against the chunks. Read from the tangled sources,
+# independently of noweb's filters: every kernel a chapter's programs
+# define (__global__ ... NAME(), and every constexpr constant at the left
+# margin, is in identifiers.html under its chapter, a kernel as a kernel,
+# defined in a chunk whose code on the chapter's page has it; a name that
+# two chapters' sources define has an entry in each.
+metas=()
+for ch in "${chapters[@]}"; do metas+=("$B/meta/$ch.tsv"); done
+"$B/tools/index-pages" xref "${metas[@]}" >"$B/identifiers.check.tsv" 2>&1 ||
+    fail "identifier index" "index-pages xref failed: $(head -1 "$B/identifiers.check.tsv")"
+# chunk_code PAGE ANCHOR: the text of the chunk's code on the page.
+chunk_code() {
+    A=$2 perl -0777 -ne 'print $1 if /<div id="\Q$ENV{A}\E"\s+class="chunk">(.*?)<div class="chunk-foot">/s' "$1" |
+        sed 's/<[^>]*>//g'
+}
+: >"$B/identifiers.defined"
+for ch in "${chapters[@]}"; do
+    roots=$(awk -F'\t' '$1 == "root" { print $2 }' "$B/meta/$ch.tsv")
+    bad= n=0
+    for r in $roots; do
+        while read -r kind name; do
+            echo "$ch $name" >>"$B/identifiers.defined"
+            n=$((n + 1))
+            row=$(awk -F'\t' -v c="$ch" -v n="$name" '$1 == c && $2 == n' "$B/identifiers.check.tsv")
+            if [ -z "$row" ]; then bad="$bad $name(not in the index)"; continue; fi
+            got=$(printf '%s\n' "$row" | cut -f3)
+            [ "$kind" = kernel ] && [ "$got" != kernel ] && bad="$bad $name(kind $got)"
+            grep -q "<div id=\"$ch--$name\"" "$B/html/identifiers.html" ||
+                bad="$bad $name(no entry on identifiers.html)"
+            found=
+            for a in $(printf '%s\n' "$row" | cut -f4); do
+                chunk_code "$B/html/$ch.html" "$a" | grep -w "$name" >/dev/null && found=1
+            done
+            [ -n "$found" ] || bad="$bad $name(its chunks lack it)"
+        done < <(perl -0777 -ne '
+            while (/__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^()]*\)\s*)?(\w+)\s*\(/g) { print "kernel $1\n" }
+            while (/^(?:static\s+)?constexpr\s+[\w:<>, ]+?\s+(\w+)\s*(?:=|\[)/mg) { print "constant $1\n" }' "$B/src/$r")
+    done
+    if [ "$n" -eq 0 ]; then
+        fail "identifier index of $ch" "no kernel or constant found in its sources ($roots)"
+    elif [ -n "$bad" ]; then
+        fail "identifier index of $ch" "$(echo "$bad" | cut -c1-300)"
+    else
+        pass "identifier index of $ch: its $n kernels and constants, each defined in a chunk that has it"
+    fi
+done
+shared=$(sort -u "$B/identifiers.defined" | awk '{ n[$2]++ } END { for (k in n) if (n[k] > 1) print k }' | sort)
+bad=
+for name in $shared; do
+    want=$(sort -u "$B/identifiers.defined" | awk -v n="$name" '$2 == n' | wc -l)
+    got=$(grep -c "<div id=\"[a-z0-9-]*--$name\"" "$B/html/identifiers.html")
+    [ "$got" -eq "$want" ] || bad="$bad $name($got entries, $want chapters)"
+done
+if [ -z "$shared" ]; then
+    fail "a name two chapters define has an entry in each" "no such name in the sources"
+elif [ -n "$bad" ]; then
+    fail "a name two chapters define has an entry in each" "$bad"
+else
+    pass "a name two chapters define has an entry in each ($(echo $shared | wc -w) names)"
+fi
+rm -f "$B/identifiers.check.tsv" "$B/identifiers.defined"
+# Each use linked in code (and each "Uses" link) lands on a chunk that
+# defines the name, never the chunk it is in.
+for ch in "${chapters[@]}"; do
+    bad=$(CH=$ch perl -0777 -ne '
+        my %defines;
+        while (/<div id="([^"]+)"\s+class="chunk">(.*?)<div class="chunk-foot">(.*?)<\/div>\n/sg) {
+            my ($a, $code, $foot) = ($1, $2, $3);
+            $defines{$a}{$1} = 1 while $foot =~ /identifiers\.html#\Q$ENV{CH}\E--(\w+)"/g;
+            my $both = "$code$foot";
+            push @links, [$a, $1, $2] while $both =~ /<a class="ident-(?:use|ref)" href="#([^"]+)">(?:<code>)?(\w+)/g;
+        }
+        for (@links) {
+            my ($from, $to, $name) = @$_;
+            if ($from eq $to) { print "$name in $from links to itself\n" }
+            elsif (!$defines{$to}{$name}) { print "$name in $from: #$to does not define it\n" }
+        }' "$B/html/$ch.html" | sort -u)
+    uses=$(grep -o 'class="ident-use"' "$B/html/$ch.html" | wc -l)
+    if [ "$uses" -eq 0 ]; then
+        fail "identifier links on $ch.html" "no use is linked in the code"
+    elif [ -n "$bad" ]; then
+        fail "identifier links on $ch.html" "$(echo "$bad" | head -3 | tr '\n' ' ')"
+    else
+        pass "identifier links on $ch.html: $uses uses in code, each to its definition"
+    fi
+done
+if grep -q 'Defines \|Uses ' "$B/html/search-index.js"; then
+    fail "the search index leaves out the chunks' index lines" "a \"Defines\" or \"Uses\" in search-index.js"
+else
+    pass "the search index leaves out the chunks' index lines"
+fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,7 +5,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 B=${B:-build}
-MARKUP=${NOWEB_LIB:-/usr/lib/noweb}/markup
+# A chapter's pipeline as the build makes it: markup and noweb's index
+# filters.
+MARKUP=tools/book/nwpipe.sh
 asan=$B/asan
 mkdir -p "$asan"
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
@@ -26,7 +28,8 @@ for src in tools/book/*.c; do
 done
 
 # Each broken chapter must fail with exactly the one line in NAME.msg, from
-# markup or from chapter-meta. A 10 MB line is made here rather than kept.
+# markup or from chapter-meta (through nwpipe.sh, which passes markup's
+# failure on as it is). A 10 MB line is made here rather than kept.
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 { printf '# Long\n\n'; head -c 10485760 /dev/zero | tr '\0' x; printf '\n\n<<u.cu>>=\nint main() { return 0; }\n@\n'; } >"$gen/long-line.nw"
@@ -80,6 +83,8 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     done
     "$asan/index-pages" labels "$B/snippets.tsv" chapters/labels.tsv "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" identifiers "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" xref "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" index "${metas[@]}" >/dev/null 2>>"$gen/err" &&
@@ -122,6 +127,27 @@ else
     skip "sanitized index-pages, heading-links, nav, snippets, search-index, notebook-md on the book" "the book is not built"
 fi
 
+# chunk-links links an identifier in its chunk's code only: whole, as
+# code (not in a comment, a string or another chunk), inside the
+# highlighting span it is in, next to an entity; and replaces placeholders.
+printf 'ident\tchunk-a\tkTile\t#chunk-b\nident\tchunk-a\tscan\t#chunk-c\nNWREF0001\t<a class="chunk-ref" href="#x">x</a>\n' >"$gen/ident.refs"
+cat >"$gen/ident.html" <<'EOF'
+<div id="chunk-a"
+class="chunk">
+<pre><code class="sourceCode cuda"><span id="cb1-1"><a href="#cb1-1"></a>kTile&lt;kTile2 <span class="va">scan</span>(kTile_x); <span class="co">// kTile</span> <span class="st">"scan"</span> NWREF0001</span></code></pre>
+<div class="chunk-foot"></div></div>
+<div id="chunk-b" class="chunk"><pre><code>kTile scan</code></pre></div>
+EOF
+want='<a class="ident-use" href="#chunk-b">kTile</a>&lt;kTile2 <span class="va"><a class="ident-use" href="#chunk-c">scan</a></span>(kTile_x); <span class="co">// kTile</span> <span class="st">"scan"</span> <a class="chunk-ref" href="#x">x</a></span>'
+if "$asan/chunk-links" "$gen/ident.refs" <"$gen/ident.html" >"$gen/ident.out" 2>"$gen/err" &&
+   grep -qF "$want" "$gen/ident.out" &&
+   grep -qx '<div id="chunk-b" class="chunk"><pre><code>kTile scan</code></pre></div>' "$gen/ident.out"; then
+    pass "sanitized chunk-links links an identifier's uses in its chunk's code only"
+else
+    fail "sanitized chunk-links links an identifier's uses in its chunk's code only" \
+        "$(grep -h -m1 'cb1-1\|' "$gen/err" "$gen/ident.out" | head -2 | tr '\n' ' ')"
+fi
+
 # notebook-md and run-md on a chapter whose program has a run (-r), the
 # fixture tests/fixtures/runs.nw and its evidence.
 fx=tests/fixtures/evidence
@@ -157,7 +183,7 @@ for t in "nb-name:3: the chunk name <<Add it += 2>> cannot follow %%chunk" \
          "nb-use:4: the reference <<b c>> cannot be told from the code" \
          "nb-cite:3: [[<<no such chunk>>]] cites no chunk of this chapter"; do
     n=${t%%:*}
-    "$MARKUP" "$gen/$n.nw" | sed 's/^@text int a = X$/@text int a = </' >"$gen/$n.nwpipe"
+    "$MARKUP" "$gen/$n.nw" | sed 's/^\(@text .*\)X$/\1</' >"$gen/$n.nwpipe"
     if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/$n.nwpipe" >/dev/null 2>"$gen/err"; then
         fail "sanitized notebook-md says in one line: ${t#*: }" "it passed"
     elif [ "$(wc -l <"$gen/err")" -ne 1 ] || ! grep -qF "$gen/$n.nw:${t#*:}" "$gen/err"; then

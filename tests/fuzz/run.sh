@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.." || exit
 secs=${1:-60}
 out=build/fuzz
 mkdir -p "$out"
-MARKUP=${NOWEB_LIB:-/usr/lib/noweb}/markup
+MARKUP=tools/book/nwpipe.sh
 flags=(-g -O1 -std=c11 "-fsanitize=fuzzer,address,undefined")
 
 # target NAME SOURCES...: build a fuzzer; its seeds are in $out/NAME.seeds.

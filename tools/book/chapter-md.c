@@ -1,6 +1,6 @@
 /* chapter-md: turn one chapter's noweb pipeline into Pandoc Markdown.
  *
- * Usage: markup chapters/x.nw | chapter-md [-V VALUES] REFS CHUNKS REGISTRY
+ * Usage: nwpipe.sh chapters/x.nw | chapter-md [-V VALUES] REFS CHUNKS REGISTRY
  *            META... > x.md
  *
  * Documentation chunks pass through as Markdown; [[quoted code]] becomes
@@ -22,13 +22,21 @@
  * Each code chunk becomes a fenced div whose id is the chunk's anchor (the
  * snippet label itself for a label, "label-2" for its second piece), with a
  * header in the noweb manner: the name, = or +=, links to the previous and
- * next piece, and a footer saying where the chunk is used. The code is a
- * fenced block marked .cpp, which pandoc highlights.
+ * next piece, and a footer saying where the chunk is used and, in the
+ * manner of noweb's index, which identifiers it defines (each a link to its
+ * entry in identifiers.html) and which of the chapter's identifiers it
+ * uses (each a link to its definition; xref.h says which those are). The
+ * code is a fenced block marked .cpp, which pandoc highlights.
  *
  * A chunk reference inside code cannot be a link in a highlighted block, so
  * it is written as a placeholder identifier (NWREF0001), which survives
  * highlighting intact; REFS receives one line per placeholder, the
  * placeholder, a tab and the HTML link that chunk-links puts in its place.
+ * A use of an identifier defined in another chunk cannot be a link there
+ * either: REFS gets a line "ident<TAB>ANCHOR<TAB>NAME<TAB>HREF" for it,
+ * and chunk-links makes NAME a link to HREF in the code of the chunk whose
+ * anchor is ANCHOR, where the highlighter left it as code (not in a comment
+ * or a string).
  *
  * CHUNKS receives the page's chunks, one line per piece (meta.h): the
  * model of the page that later tools read instead of its HTML.
@@ -39,6 +47,7 @@
 #include "noweb.h"
 #include "quote.h"
 #include "util.h"
+#include "xref.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +88,7 @@ struct weave {
     const char *registry_path;
     FILE *refs;                /* REFS */
     FILE *chunks;              /* CHUNKS */
+    struct nw_xref xref;       /* the chapter's identifiers */
     struct nw_values values;   /* VALUES/PROG/GPU.tsv, read for -V */
     int has_values;
     int errors;
@@ -281,9 +291,83 @@ static void weave_body(FILE *out, FILE *refs, const struct nw_chunk *c,
     fputs("\n\n", out);
 }
 
-/* A chunk's footer: the chunks that use it, or the file it is tangled to. */
-static void weave_foot(FILE *out, const struct nw_doc *doc,
-                       const struct nw_chunk *c) {
+/* Where a use of e in chunk u leads: its definition on this page, or its
+ * entry in the index where that is not one chunk. */
+static void ident_href(const struct weave *w, const struct nw_xentry *e,
+                       size_t u, char *out, size_t size) {
+    long d = nw_xref_target(w->doc, e, u);
+    if (d >= 0) {
+        char anchor[NW_ANCHOR_MAX];
+        const struct nw_chunk *c = &w->doc->chunks[d];
+        nw_anchor(c->name, c->piece, anchor, sizeof anchor);
+        snprintf(out, size, "#%s", anchor);
+    } else {
+        snprintf(out, size, "identifiers.html#%s--%s", w->chapter, e->name);
+    }
+}
+
+/* The identifiers chunk index i uses (xref.h), each once, in the order of
+ * their first use; *n of them. */
+static const struct nw_xentry **idents_used(const struct weave *w, size_t i,
+                                            size_t *n) {
+    const struct nw_chunk *c = &w->doc->chunks[i];
+    const struct nw_xentry **v = nw_xcalloc(c->nuses + 1, sizeof *v);
+    *n = 0;
+    for (size_t k = 0; k < c->nuses; ++k) {
+        const struct nw_xentry *e = nw_xref_find(&w->xref, c->uses[k].name);
+        int listed = 0; /* a use xref.h counts: outside the definitions */
+        for (size_t u = 0; e != NULL && u < e->nuses; ++u) {
+            listed |= e->uses[u] == i;
+        }
+        size_t j = 0;
+        while (listed && j < *n && v[j] != e) {
+            ++j;
+        }
+        if (listed && j == *n) {
+            v[(*n)++] = e;
+        }
+    }
+    return v;
+}
+
+/* The foot's index lines: what chunk index i defines, each a link to its
+ * entry, and what it uses, each a link to its definition; and for each
+ * use, a line of REFS, for chunk-links to link it in the code. */
+static void weave_idents(FILE *out, const struct weave *w, size_t i,
+                         const char *anchor) {
+    int defs = 0;
+    for (size_t k = 0; k < w->xref.n; ++k) {
+        const struct nw_xentry *e = &w->xref.v[k];
+        if (nw_xentry_defines(e, i)) {
+            fputs(defs++ ? ", " : "<div class=\"ident-defines\">Defines ",
+                  out);
+            fprintf(out,
+                    "<a class=\"ident-defn\" href=\"identifiers.html#%s--%s\">"
+                    "<code>%s</code></a>",
+                    w->chapter, e->name, e->name);
+        }
+    }
+    fputs(defs ? ".</div>" : "", out);
+    size_t n;
+    const struct nw_xentry **used = idents_used(w, i, &n);
+    for (size_t k = 0; k < n; ++k) {
+        char href[NW_ANCHOR_MAX + 256];
+        ident_href(w, used[k], i, href, sizeof href);
+        fputs(k ? ", " : "<div class=\"ident-uses\">Uses ", out);
+        fprintf(out, "<a class=\"ident-ref\" href=\"%s\"><code>%s</code></a>",
+                href, used[k]->name);
+        fprintf(w->refs, "ident\t%s\t%s\t%s\n", anchor, used[k]->name, href);
+    }
+    fputs(n ? ".</div>" : "", out);
+    free(used);
+}
+
+/* A chunk's footer: the chunks that use it, or the file it is tangled to;
+ * then the identifiers it defines and uses. */
+static void weave_foot(FILE *out, const struct weave *w, size_t index,
+                       const char *anchor) {
+    const struct nw_doc *doc = w->doc;
+    const struct nw_chunk *c = &doc->chunks[index];
     fputs("```{=html}\n<div class=\"chunk-foot\">", out);
     int users = 0;
     for (size_t i = 0; i < doc->n; ++i) {
@@ -300,7 +384,9 @@ static void weave_foot(FILE *out, const struct nw_doc *doc,
         nw_put_html(out, c->name);
         fputs("</a>", out);
     }
-    fputs(users ? ".</div>\n```\n:::\n\n" : "</div>\n```\n:::\n\n", out);
+    fputs(users ? "." : "", out);
+    weave_idents(out, w, index, anchor);
+    fputs("</div>\n```\n:::\n\n", out);
 }
 
 /* Is r a label this chapter retired? */
@@ -335,7 +421,7 @@ static void weave_code(const struct weave *w, size_t index, unsigned *nref) {
     }
     weave_head(stdout, c, nw_pieces(w->doc, c->name), anchor);
     weave_body(stdout, w->refs, c, nref);
-    weave_foot(stdout, w->doc, c);
+    weave_foot(stdout, w, index, anchor);
     nw_piece_put(w->chunks, anchor, c->piece, c->line, c->name);
 }
 
@@ -420,6 +506,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     w.doc = &doc;
+    nw_xref_build(&doc, &w.xref);
     char *chapter = nw_chapter_of(doc.file ? doc.file : "-");
     w.chapter = chapter;
     int status = read_labels(&w, argc - 1, argv + 1);
@@ -445,6 +532,7 @@ int main(int argc, char **argv) {
     nw_labels_free(&w.labels);
     nw_labels_free(&w.registry);
     nw_values_free(&w.values);
+    nw_xref_free(&w.xref);
     free(chapter);
     nw_free(&doc);
     return status;

@@ -1,6 +1,6 @@
 /* chapter-meta: check one chapter's noweb pipeline and describe it.
  *
- * Usage: markup chapters/x.nw | chapter-meta
+ * Usage: tools/book/nwpipe.sh chapters/x.nw | chapter-meta
  *
  * Fails, with one line per problem in the form file:line: message, on what
  * notangle lets through or gets wrong silently: a reference to an undefined
@@ -11,8 +11,9 @@
  * a chunk that includes itself, a name that is neither a label nor a
  * phrase, a chapter with no title or no code, a malformed chunk header, a
  * line over 64 KiB, text that is not UTF-8, a byte-order mark, CRLF line
- * endings, a heading whose id is a label of the chapter, and a quote or
- * claim written wrong. Where markup itself failed (it says why on stderr), chapter-meta
+ * endings, a heading whose id is a label of the chapter, a quote or
+ * claim written wrong, and an "@ %def" line naming what its chunk does not
+ * have. Where markup itself failed (it says why on stderr), chapter-meta
  * fails too, and where the reason is a << in prose it says how to write one.
  *
  * On success it prints the chapter's description, one tab-separated record
@@ -32,6 +33,7 @@
 #include "noweb.h"
 #include "quote.h"
 #include "util.h"
+#include "xref.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -676,6 +678,36 @@ static void hint_prose_shift(const struct nw_doc *doc) {
     }
 }
 
+/* A chunk's "@ %def NAME..." line states what it defines, for the
+ * identifier index (xref.h): each NAME is an identifier and appears in the
+ * chunk's code (finduses marks it there), so that a misspelled or stale
+ * name is caught here and not listed as a definition of nothing. */
+static void check_defs(struct lint *l) {
+    for (size_t i = 0; i < l->doc->n; ++i) {
+        const struct nw_chunk *c = &l->doc->chunks[i];
+        for (size_t k = 0; k < c->ndefs; ++k) {
+            const struct nw_ident *d = &c->defs[k];
+            if (!(d->flags & NW_ID_STATED)) {
+                continue;
+            }
+            size_t u = 0;
+            while (u < c->nuses && strcmp(c->uses[u].name, d->name) != 0) {
+                ++u;
+            }
+            if (!nw_is_ident(d->name)) {
+                report(l, d->line,
+                       "@ %%def %s: not an identifier (letters, digits and _)",
+                       d->name);
+            } else if (u == c->nuses) {
+                report(l, d->line,
+                       "@ %%def %s: the chunk <<%s>> above does not have it "
+                       "in its code; name only what the chunk defines",
+                       d->name, c->name);
+            }
+        }
+    }
+}
+
 /* Has markup said that it failed? It ends such a pipeline with an @fatal
  * line, between chunks, where nw_read does not look for one. */
 static int markup_failed(const char *pipeline) {
@@ -728,6 +760,7 @@ int main(int argc, char **argv) {
     check_chapter(&l, check_names(&l));
     check_cycles(&l);
     check_headings(&l);
+    check_defs(&l);
     each_quote(&l, check_quote);
     if (l.errors > MAX_ERRORS) {
         fprintf(stderr, "%s:%ld: %d more problems, from this one on, not "

@@ -577,24 +577,11 @@ static const struct row_style {
     [ROW_GROUP] = {0, 0, mark_group, NULL},
 };
 
-/* The rows: their names on the axis, their marks, their bars. */
-static void gnuplot_rows(const struct spec *sp) {
-    printf("set yrange [%d.5:-0.5]\n", sp->n - 1);
-    printf("set ytics (");
-    for (int r = 0; r < sp->n; ++r) {
-        printf("%s", r ? ", " : "");
-        nw_put_dquoted(stdout, kRowStyles[sp->rows[r].kind].drawn
-                                   ? sp->rows[r].label
-                                   : "");
-        printf(" %d", r);
-    }
-    printf(")\n");
-    int label = 3, arrow = 1;
-    for (int r = 0; r < sp->n; ++r) {
-        if (kRowStyles[sp->rows[r].kind].label) {
-            kRowStyles[sp->rows[r].kind].label(sp, r, label++);
-        }
-    }
+/* The rows' lines (a reference's dashed line), their data and the plot:
+ * each bar from TOP to BOTTOM about its row's y, its value at TEXT. */
+static void gnuplot_bars(const struct spec *sp, double top, double bottom,
+                         double text) {
+    int arrow = 1;
     for (int r = 0; r < sp->n; ++r) {
         if (kRowStyles[sp->rows[r].kind].line) {
             kRowStyles[sp->rows[r].kind].line(sp, r, arrow++);
@@ -609,12 +596,35 @@ static void gnuplot_rows(const struct spec *sp) {
         }
     }
     printf("EOD\n");
-    printf("plot $rows using ($3 == 0 ? $2 : NaN):1:(0):2:($1 - 0.32):"
-           "($1 + 0.32) with boxxyerror lc rgb \"#3b6ea5\", \\\n"
-           "     $rows using ($3 == 1 ? $2 : NaN):1:(0):2:($1 - 0.32):"
-           "($1 + 0.32) with boxxyerror lc rgb \"#b9b9b9\", \\\n"
-           "     $rows using 2:1:(stringcolumn(4)) with labels left "
-           "offset 0.5,0 textcolor rgb \"#222222\"\n");
+    for (int style = 0; style < 2; ++style) {
+        printf("%s $rows using ($3 == %d ? $2 : NaN):1:(0):2:($1 %+g):"
+               "($1 %+g) with boxxyerror lc rgb \"%s\", \\\n",
+               style ? "    " : "plot", style, top, bottom,
+               style ? "#b9b9b9" : "#3b6ea5");
+    }
+    printf("     $rows using 2:($1 %+g):(stringcolumn(4)) with labels left "
+           "offset 0.5,0 textcolor rgb \"#222222\"\n", text);
+}
+
+/* The rows: their names on the axis, their marks, their bars. */
+static void gnuplot_rows(const struct spec *sp) {
+    printf("set yrange [%d.5:-0.5]\n", sp->n - 1);
+    printf("set ytics (");
+    for (int r = 0; r < sp->n; ++r) {
+        printf("%s", r ? ", " : "");
+        nw_put_dquoted(stdout, kRowStyles[sp->rows[r].kind].drawn
+                                   ? sp->rows[r].label
+                                   : "");
+        printf(" %d", r);
+    }
+    printf(")\n");
+    int label = 3;
+    for (int r = 0; r < sp->n; ++r) {
+        if (kRowStyles[sp->rows[r].kind].label) {
+            kRowStyles[sp->rows[r].kind].label(sp, r, label++);
+        }
+    }
+    gnuplot_bars(sp, -0.32, 0.32, 0);
 }
 
 static void gnuplot(const struct spec *sp, const struct recording *t) {
@@ -715,27 +725,7 @@ static void narrow(const struct spec *sp, const struct recording *t) {
                    r - 0.22);
         }
     }
-    int arrow = 1;
-    for (int r = 0; r < sp->n; ++r) {
-        if (kRowStyles[sp->rows[r].kind].line) {
-            kRowStyles[sp->rows[r].kind].line(sp, r, arrow++);
-        }
-    }
-    printf("$rows << EOD\n");
-    for (int r = 0; r < sp->n; ++r) {
-        const struct row *row = &sp->rows[r];
-        if (kRowStyles[row->kind].drawn) {
-            printf("%d %s %d %s\n", r, row->value,
-                   kRowStyles[row->kind].style, row->value);
-        }
-    }
-    printf("EOD\n");
-    printf("plot $rows using ($3 == 0 ? $2 : NaN):1:(0):2:($1 + 0.02):"
-           "($1 + 0.38) with boxxyerror lc rgb \"#3b6ea5\", \\\n"
-           "     $rows using ($3 == 1 ? $2 : NaN):1:(0):2:($1 + 0.02):"
-           "($1 + 0.38) with boxxyerror lc rgb \"#b9b9b9\", \\\n"
-           "     $rows using 2:($1 + 0.2):(stringcolumn(4)) with labels left "
-           "offset 0.5,0 textcolor rgb \"#222222\"\n");
+    gnuplot_bars(sp, 0.02, 0.38, 0.2);
 }
 
 /* The caption: the chart's title, its GPU, and how to read it. */

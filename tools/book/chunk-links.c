@@ -4,6 +4,12 @@
  *
  * REFS is what chapter-md wrote: a placeholder (NWREF0001), a tab, and the
  * HTML that replaces it. Every placeholder must be found exactly once.
+ * REFS also has a line "ident<TAB>ANCHOR<TAB>NAME<TAB>HREF" for each
+ * identifier a chunk uses that another defines: in the code of the chunk
+ * whose div has the id ANCHOR, NAME becomes <a class="ident-use"
+ * href="HREF">, wherever it stands whole in pandoc's code as code, and not
+ * in a comment, a string or a character (the spans co, st, ch, in, an, cv,
+ * do); the highlighting spans stay as they were, the link inside them.
  * The page's ids must be unique: a heading whose generated id equals a
  * snippet label would make the label's link land on the heading. With
  * CHUNKS (build/md/NAME.chunks, the page's chunks), an id a chunk has is
@@ -30,9 +36,16 @@ struct ref {
     int found;
 };
 
+/* An identifier to link in one chunk's code. */
+struct use {
+    char *anchor, *name, *href;
+};
+
 struct refs {
     struct ref *v;
     size_t n, cap;
+    struct use *uses;
+    size_t nuses, uses_cap;
 };
 
 /* An id="..." value of the page. */
@@ -96,7 +109,22 @@ struct refs_reader {
 
 static int each_ref_line(void *ctx, char *line, long lineno) {
     struct refs_reader *r = ctx;
-    char *fld[2];
+    char *fld[4];
+    if (strncmp(line, "ident\t", 6) == 0) {
+        if (nw_split_tabs(line, fld, 4) != 4 || fld[1][0] == '\0' ||
+            fld[2][0] == '\0' || fld[3][0] == '\0') {
+            nw_error(r->path, lineno, "not an identifier's line");
+            return 1;
+        }
+        struct refs *rs = r->rs;
+        rs->uses = nw_grow(rs->uses, &rs->uses_cap, rs->nuses + 1,
+                           sizeof *rs->uses);
+        struct use *u = &rs->uses[rs->nuses++];
+        u->anchor = nw_xstrdup(fld[1]);
+        u->name = nw_xstrdup(fld[2]);
+        u->href = nw_xstrdup(fld[3]);
+        return 0;
+    }
     if (nw_split_tabs(line, fld, 2) != 2 || strlen(fld[0]) != kKeyLen ||
         strncmp(fld[0], "NWREF", 5) != 0) {
         nw_error(r->path, lineno, "not a placeholder line");
@@ -115,6 +143,131 @@ static int each_ref_line(void *ctx, char *line, long lineno) {
 static int read_refs(struct refs *rs, const char *path) {
     struct refs_reader r = {rs, path};
     return nw_each_line(path, NULL, each_ref_line, &r) != 0;
+}
+
+static int is_word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Does the tag at t (its len bytes) open a span whose text is no code: a
+ * comment, a string, a character, a documentation or annotation span? */
+static int quiet_span(const char *t, size_t len) {
+    static const char *const kQuiet[] = {
+        "<span class=\"co\">", "<span class=\"st\">", "<span class=\"ch\">",
+        "<span class=\"in\">", "<span class=\"an\">", "<span class=\"cv\">",
+        "<span class=\"do\">"};
+    for (size_t i = 0; i < sizeof kQuiet / sizeof kQuiet[0]; ++i) {
+        if (strlen(kQuiet[i]) == len && memcmp(t, kQuiet[i], len) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The anchor of the chunk whose div the tag t (len bytes) opens, as its
+ * length in *n, or NULL where it opens none. (pandoc may break the tag's
+ * line before class.) */
+static const char *chunk_div(const char *t, size_t len, size_t *n) {
+    static const char kOpen[] = "<div id=\"", kClass[] = "class=\"chunk\">";
+    size_t lo = sizeof kOpen - 1, lc = sizeof kClass - 1;
+    if (len <= lo + lc || strncmp(t, kOpen, lo) != 0 ||
+        memcmp(t + len - lc, kClass, lc) != 0) {
+        return NULL;
+    }
+    const char *end = memchr(t + lo, '"', len - lo);
+    if (end == NULL || end + 1 + strspn(end + 1, " \n") != t + len - lc) {
+        return NULL;
+    }
+    *n = (size_t)(end - (t + lo));
+    return t + lo;
+}
+
+/* The page with the identifiers of REFS linked in their chunks' code
+ * (above), into out. A use may find nothing to link: finduses marks a
+ * name in a string too. */
+static void link_idents(const char *html, const struct refs *rs,
+                        struct nw_buf *out) {
+    nw_buf_puts(out, "");
+    const char *chunk = NULL; /* the anchor of the chunk being read */
+    size_t chunk_len = 0;
+    int in_code = 0, in_a = 0;
+    unsigned quiet = 0; /* bits: the open spans that hold no code */
+    int depth = 0;
+    const char *p = html;
+    while (*p) {
+        if (*p == '<') {
+            const char *e = strchr(p, '>');
+            size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+            size_t n;
+            const char *a = chunk_div(p, len, &n);
+            if (a != NULL) {
+                chunk = a;
+                chunk_len = n;
+            } else if (strncmp(p, "<code", 5) == 0 && chunk != NULL) {
+                in_code = 1;
+                depth = 0;
+                quiet = 0;
+            } else if (strncmp(p, "</code>", 7) == 0) {
+                in_code = 0;
+                chunk = NULL;
+            } else if (in_code && strncmp(p, "<span", 5) == 0) {
+                if (depth < 31 && quiet_span(p, len)) {
+                    quiet |= 1u << depth;
+                }
+                ++depth;
+            } else if (in_code && strncmp(p, "</span>", 7) == 0 && depth > 0) {
+                --depth;
+                if (depth < 31) {
+                    quiet &= ~(1u << depth);
+                }
+            } else if (strncmp(p, "<a ", 3) == 0) {
+                in_a = 1;
+            } else if (strncmp(p, "</a>", 4) == 0) {
+                in_a = 0;
+            }
+            nw_buf_add(out, p, len);
+            p += len;
+            continue;
+        }
+        if (*p == '&') {
+            const char *e = strchr(p, ';');
+            size_t len = e ? (size_t)(e - p) + 1 : 1;
+            nw_buf_add(out, p, len);
+            p += len;
+            continue;
+        }
+        if (!is_word_char(*p)) {
+            nw_buf_add(out, p, 1);
+            ++p;
+            continue;
+        }
+        size_t len = 1;
+        while (is_word_char(p[len])) {
+            ++len;
+        }
+        size_t i = rs->nuses;
+        if (in_code && !in_a && quiet == 0) {
+            for (i = 0; i < rs->nuses; ++i) {
+                const struct use *u = &rs->uses[i];
+                if (strlen(u->anchor) == chunk_len &&
+                    memcmp(u->anchor, chunk, chunk_len) == 0 &&
+                    strlen(u->name) == len && memcmp(u->name, p, len) == 0) {
+                    break;
+                }
+            }
+        }
+        if (i < rs->nuses) {
+            nw_buf_puts(out, "<a class=\"ident-use\" href=\"");
+            nw_buf_puts(out, rs->uses[i].href);
+            nw_buf_puts(out, "\">");
+            nw_buf_add(out, p, len);
+            nw_buf_puts(out, "</a>");
+        } else {
+            nw_buf_add(out, p, len);
+        }
+        p += len;
+    }
 }
 
 /* Writes the page with every placeholder replaced by its link. Returns 0,
@@ -160,7 +313,7 @@ int main(int argc, char **argv) {
                 argv[0]);
         return 2;
     }
-    struct refs rs = {NULL, 0, 0};
+    struct refs rs = {NULL, 0, 0, NULL, 0, 0};
     struct nw_piece_list chunks = {NULL, 0, 0};
     int status = read_refs(&rs, argv[1]);
     if (status == 0 && argc == 3) {
@@ -177,13 +330,22 @@ int main(int argc, char **argv) {
     if (status == 0) {
         status = check_ids(html, argc == 3 ? &chunks : NULL,
                            argc == 3 ? argv[2] : NULL);
-        status |= put_linked(html, &rs, argv[1]);
+        struct nw_buf linked = {NULL, 0, 0};
+        link_idents(html, &rs, &linked);
+        status |= put_linked(linked.s, &rs, argv[1]);
+        free(linked.s);
         status |= nw_flush_stdout(kTool);
     }
     for (size_t i = 0; i < rs.n; ++i) {
         free(rs.v[i].html);
     }
     free(rs.v);
+    for (size_t i = 0; i < rs.nuses; ++i) {
+        free(rs.uses[i].anchor);
+        free(rs.uses[i].name);
+        free(rs.uses[i].href);
+    }
+    free(rs.uses);
     nw_piece_list_free(&chunks);
     free(html);
     return status;

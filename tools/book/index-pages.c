@@ -1,8 +1,10 @@
-/* index-pages: the book's two index pages, in Pandoc Markdown.
+/* index-pages: the book's three index pages, in Pandoc Markdown.
  *
  * Usage:
  *   index-pages labels SNIPPETS REGISTRY SRCDIR META...   > labels.md
  *   index-pages chunks META...                   > chunks.md
+ *   index-pages identifiers META...              > identifiers.md
+ *   index-pages xref META...                     > a table, for tests
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
  * chapter, file, first, last, url), by name. The entry's id is the label
@@ -23,7 +25,18 @@
  * linking to the first chunk of that letter. The letters are the chapter's
  * and not the book's: a reader looks for a chunk of the chapter being read,
  * and a letter of the whole book could lead to one chapter's chunks only.
- * An entry's id is CHAPTER--ANCHOR. Each META is build/meta/CHAPTER.tsv (for the chapter's
+ * An entry's id is CHAPTER--ANCHOR.
+ *
+ * identifiers: one entry per identifier of every chapter (tools/lib/xref.h:
+ * what noweb's filters and the chapters' @ %def lines define), grouped by
+ * chapter and by name within it as chunks are, with a row of initials: its
+ * kind, the chunks that define it (with their files, where the chapter
+ * tangles several), the chunks that use it, and the other chapters that
+ * define the name, each with an entry of its own. An entry's id is
+ * CHAPTER--NAME, where chapter-md's "Defines" links land. xref writes the
+ * same as a table, CHAPTER NAME KIND DEFINING-ANCHORS USING-ANCHORS.
+ *
+ * Each META is build/meta/CHAPTER.tsv (for the chapter's
  * title); the chapter's noweb pipeline is read from CHAPTER.nwpipe beside
  * it, so the structure comes from noweb and never from the .nw text.
  *
@@ -37,8 +50,10 @@
 #include "names.h"
 #include "noweb.h"
 #include "util.h"
+#include "xref.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -343,6 +358,28 @@ static int cmd_labels(const char *snippets, const char *registry,
 /* ----------------------------------------------------------------- */
 /* chunks                                                              */
 
+/* "By chapter:" and a link to each chapter's heading, for N entries of
+ * SIZE bytes from ENTRIES, grouped by chapter, each holding its chapter's
+ * pointer at OFFSET (the chunk and the identifier index both open so). */
+static void put_chapter_links(const void *entries, size_t n, size_t size,
+                              size_t offset) {
+    const struct nw_chapter *last = NULL;
+    printf("By chapter:");
+    for (size_t i = 0; i < n; ++i) {
+        const struct nw_chapter *ch;
+        memcpy(&ch, (const char *)entries + i * size + offset, sizeof ch);
+        if (i == 0 || ch != last) {
+            printf("%s [", i ? "," : "");
+            nw_put_md_text(stdout, ch->title, NW_MD_MARKS);
+            printf("](#");
+            put_ident(ch->name);
+            printf(")");
+        }
+        last = ch;
+    }
+    printf(".\n\n");
+}
+
 struct entry {
     const struct nw_chapter *ch;
     const struct nw_doc *doc;
@@ -383,31 +420,6 @@ static void put_chunk_link(const struct nw_chapter *ch, const char *name,
     printf(".html#");
     put_url(anchor);
     printf(")");
-}
-
-/* Marks in seen[] (1) every file root that the chunk named name reaches
- * by being used, directly or through other chunks. */
-static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
-                     int depth) {
-    if (depth > 64) {
-        return; /* a cycle; chapter-meta reports it */
-    }
-    for (size_t i = 0; i < doc->n; ++i) {
-        const struct nw_chunk *u = &doc->chunks[i];
-        if (u->name == NULL || !nw_chunk_uses(u, name)) {
-            continue;
-        }
-        long first = nw_find_defn(doc, u->name, 0);
-        if (first < 0 || seen[first]) {
-            continue;
-        }
-        if (nw_is_file_name(u->name) && !nw_is_used(doc, u->name)) {
-            seen[first] = 1;
-        } else {
-            seen[first] = 2; /* visited */
-            roots_of(doc, u->name, seen, depth + 1);
-        }
-    }
 }
 
 /* The first lines of a chunk's first piece, references as ⟨name⟩. */
@@ -479,7 +491,7 @@ static void put_files(const struct entry *e) {
         return;
     }
     char *seen = nw_xcalloc(doc->n, 1);
-    roots_of(doc, e->name, seen, 0);
+    nw_roots_of(doc, e->name, seen);
     int files = 0;
     for (size_t i = 0; i < doc->n; ++i) {
         if (seen[i] == 1) {
@@ -602,17 +614,7 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
     if (n == 0) {
         printf("The book has no chunks yet.\n");
     } else {
-        printf("By chapter:");
-        for (size_t i = 0; i < n; ++i) {
-            if (i == 0 || es[i].ch != es[i - 1].ch) {
-                printf("%s [", i ? "," : "");
-                nw_put_md_text(stdout, es[i].ch->title, NW_MD_MARKS);
-                printf("](#");
-                put_ident(es[i].ch->name);
-                printf(")");
-            }
-        }
-        printf(".\n\n");
+        put_chapter_links(es, n, sizeof *es, offsetof(struct entry, ch));
     }
     for (size_t i = 0; i < n; ++i) {
         if (i == 0 || es[i].ch != es[i - 1].ch) {
@@ -625,6 +627,226 @@ static int cmd_chunks(const struct nw_book *book, const struct nw_doc *docs) {
         put_entry(&es[i]);
     }
     free(es);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- */
+/* identifiers                                                         */
+
+struct ident {
+    const struct nw_chapter *ch;
+    const struct nw_doc *doc;
+    const struct nw_xentry *e;
+};
+
+/* By chapter, in the book's order, then by name. */
+static int ident_cmp(const void *a, const void *b) {
+    const struct ident *x = a, *y = b;
+    if (x->ch != y->ch) {
+        return x->ch < y->ch ? -1 : 1;
+    }
+    int c = name_cmp(x->e->name, y->e->name);
+    return c != 0 ? c : strcmp(x->e->name, y->e->name);
+}
+
+/* Every chapter's identifiers, sorted; *n of them. */
+static struct ident *all_idents(const struct nw_book *book,
+                                const struct nw_xref *xs, size_t *n) {
+    struct ident *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t k = 0; k < book->n; ++k) {
+        for (size_t i = 0; i < xs[k].n; ++i) {
+            v = nw_grow(v, &cap, *n + 1, sizeof *v);
+            v[*n].ch = &book->v[k];
+            v[*n].doc = NULL;
+            v[*n].e = &xs[k].v[i];
+            ++*n;
+        }
+    }
+    if (*n > 1) {
+        qsort(v, *n, sizeof *v, ident_cmp);
+    }
+    return v;
+}
+
+/* An identifier's id on identifiers.html: CHAPTER--NAME. */
+static void put_ident_id(const struct ident *d) {
+    put_ident(d->ch->name);
+    printf("--");
+    put_ident(d->e->name);
+}
+
+/* The chunk at index c of doc, as a link to its piece's anchor. */
+static void put_piece_link(const struct nw_chapter *ch,
+                           const struct nw_doc *doc, size_t c) {
+    put_chunk_link(ch, doc->chunks[c].name, doc->chunks[c].piece, NULL);
+}
+
+/* The files the chunk at index c is tangled into, as " (in a.cu, b.cu)",
+ * where the chapter tangles more than one file. */
+static void put_piece_files(const struct nw_doc *doc, size_t c) {
+    char *seen = nw_xcalloc(doc->n, 1);
+    int roots = 0;
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *r = &doc->chunks[i];
+        roots += r->is_code && r->piece == 1 && nw_is_file_name(r->name) &&
+                 !nw_is_used(doc, r->name);
+    }
+    const char *name = doc->chunks[c].name;
+    if (nw_is_file_name(name) && !nw_is_used(doc, name)) {
+        seen[nw_find_defn(doc, name, 0)] = 1;
+    } else {
+        nw_roots_of(doc, name, seen);
+    }
+    int files = 0;
+    for (size_t i = 0; i < doc->n && roots > 1; ++i) {
+        if (seen[i] == 1) {
+            fputs(files++ ? ", " : " (in ", stdout);
+            nw_put_md_code(stdout, doc->chunks[i].name);
+        }
+    }
+    fputs(files ? ")" : "", stdout);
+    free(seen);
+}
+
+/* The other chapters that define d's name. */
+static void put_elsewhere(const struct ident *d, const struct ident *all,
+                          size_t n) {
+    int others = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (all[i].ch == d->ch || strcmp(all[i].e->name, d->e->name) != 0) {
+            continue;
+        }
+        fputs(others++ ? ", [" : " The name is defined also in [", stdout);
+        nw_put_md_text(stdout, all[i].ch->title, NW_MD_MARKS);
+        printf("](#");
+        put_ident_id(&all[i]);
+        printf(")");
+    }
+    fputs(others ? ", an entry of its own each.\n\n" : "\n\n", stdout);
+}
+
+static void put_ident_entry(const struct ident *d, const struct ident *all,
+                            size_t n) {
+    const struct nw_xentry *e = d->e;
+    printf("::: {#");
+    put_ident_id(d);
+    printf(" .entry .ident-entry}\n[");
+    nw_put_md_code(stdout, e->name);
+    printf("](");
+    put_url(d->ch->name);
+    char anchor[NW_ANCHOR_MAX];
+    const struct nw_chunk *first = &d->doc->chunks[e->defs[0]];
+    nw_anchor(first->name, first->piece, anchor, sizeof anchor);
+    printf(".html#");
+    put_url(anchor);
+    printf("){.entry-name}");
+    if (e->kind != NULL) {
+        printf(" [%s]{.ident-kind}", e->kind);
+    }
+    printf("\n\nDefined in");
+    for (size_t k = 0; k < e->ndefs; ++k) {
+        fputs(k ? ", " : " ", stdout);
+        put_piece_link(d->ch, d->doc, e->defs[k]);
+        put_piece_files(d->doc, e->defs[k]);
+    }
+    printf(".");
+    if (e->nuses == 0) {
+        printf(" Used in no other chunk.");
+    }
+    for (size_t k = 0; k < e->nuses; ++k) {
+        fputs(k ? ", " : " Used in ", stdout);
+        put_piece_link(d->ch, d->doc, e->uses[k]);
+    }
+    printf("%s", e->nuses ? "." : "");
+    put_elsewhere(d, all, n);
+    printf(":::\n\n");
+}
+
+static void put_ident_head(const struct ident *ds, size_t n) {
+    const struct nw_chapter *ch = ds[0].ch;
+    printf("## ");
+    nw_put_md_text(stdout, ch->title, NW_MD_MARKS);
+    printf(" {#");
+    put_ident(ch->name);
+    printf("}\n\n::: {.letters}\n");
+    int last = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int c = initial(ds[i].e->name);
+        if (c != last && c != 0) {
+            printf("%s[%c](#", last ? " " : "", c);
+            put_ident_id(&ds[i]);
+            printf(")");
+            last = c;
+        }
+    }
+    printf("\n:::\n\n");
+}
+
+/* identifiers.md: every chapter's identifiers, by chapter and by name. */
+static int cmd_identifiers(const struct nw_book *book,
+                           const struct nw_doc *docs,
+                           const struct nw_xref *xs) {
+    size_t n;
+    struct ident *ds = all_idents(book, xs, &n);
+    for (size_t i = 0; i < n; ++i) {
+        ds[i].doc = &docs[ds[i].ch - book->v];
+    }
+    printf("---\ntitle: Identifiers\n...\n\n");
+    printf("Every identifier the book's code defines, by chapter and by name "
+           "within it: its kernels, functions, types, constants and macros, "
+           "what kind each is, the chunks that define it and the chunks that "
+           "use it. A name defined in two chapters has an entry in each, "
+           "since each chapter's programs are its own. Under every chunk on "
+           "a chapter's page the same is said the other way: what the chunk "
+           "defines and uses, and in the code a use links to its "
+           "definition. [Chunks](chunks.html) and [snippet "
+           "labels](labels.html) have indexes of their own.\n\n");
+    if (n == 0) {
+        printf("The book defines no identifiers yet.\n");
+    } else {
+        put_chapter_links(ds, n, sizeof *ds, offsetof(struct ident, ch));
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (i == 0 || ds[i].ch != ds[i - 1].ch) {
+            size_t end = i + 1;
+            while (end < n && ds[end].ch == ds[i].ch) {
+                ++end;
+            }
+            put_ident_head(&ds[i], end - i);
+        }
+        put_ident_entry(&ds[i], ds, n);
+    }
+    free(ds);
+    return 0;
+}
+
+/* The anchors of the chunks at indices v[0..n), blank-separated. */
+static void put_anchors(const struct nw_doc *doc, const size_t *v, size_t n) {
+    for (size_t k = 0; k < n; ++k) {
+        char anchor[NW_ANCHOR_MAX];
+        nw_anchor(doc->chunks[v[k]].name, doc->chunks[v[k]].piece, anchor,
+                  sizeof anchor);
+        printf("%s%s", k ? " " : "", anchor);
+    }
+}
+
+/* The index as a table, for tests and for reading:
+ * CHAPTER NAME KIND DEFINING-ANCHORS USING-ANCHORS, tab-separated. */
+static int cmd_xref(const struct nw_book *book, const struct nw_doc *docs,
+                    const struct nw_xref *xs) {
+    for (size_t k = 0; k < book->n; ++k) {
+        for (size_t i = 0; i < xs[k].n; ++i) {
+            const struct nw_xentry *e = &xs[k].v[i];
+            printf("%s\t%s\t%s\t", book->v[k].name, e->name,
+                   e->kind ? e->kind : "-");
+            put_anchors(&docs[k], e->defs, e->ndefs);
+            putchar('\t');
+            put_anchors(&docs[k], e->uses, e->nuses);
+            putchar('\n');
+        }
+    }
     return 0;
 }
 
@@ -666,13 +888,17 @@ static int read_pipes(char *const *metas, const struct nw_book *book,
 
 int main(int argc, char **argv) {
     int labels = argc >= 2 && strcmp(argv[1], "labels") == 0;
-    int chunks = argc >= 2 && strcmp(argv[1], "chunks") == 0;
+    int chunks = argc >= 2 && (strcmp(argv[1], "chunks") == 0 ||
+                                strcmp(argv[1], "identifiers") == 0 ||
+                                strcmp(argv[1], "xref") == 0);
     int skip = labels ? 5 : 2;
     if ((!labels && !chunks) || argc <= skip) {
         fprintf(stderr,
                 "usage: %s labels SNIPPETS REGISTRY SRCDIR META... > labels.md\n"
-                "       %s chunks META... > chunks.md\n",
-                argv[0], argv[0]);
+                "       %s chunks META... > chunks.md\n"
+                "       %s identifiers META... > identifiers.md\n"
+                "       %s xref META... > identifiers.tsv\n",
+                argv[0], argv[0], argv[0], argv[0]);
         return 2;
     }
     struct nw_book book;
@@ -685,12 +911,22 @@ int main(int argc, char **argv) {
     } else {
         struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
         status = read_pipes(argv + skip, &book, docs);
-        if (status == 0) {
+        struct nw_xref *xs = nw_xcalloc(book.n, sizeof *xs);
+        for (size_t i = 0; i < book.n && status == 0; ++i) {
+            nw_xref_build(&docs[i], &xs[i]);
+        }
+        if (status == 0 && argv[1][0] == 'c') {
             status = cmd_chunks(&book, docs);
+        } else if (status == 0 && argv[1][0] == 'i') {
+            status = cmd_identifiers(&book, docs, xs);
+        } else if (status == 0) {
+            status = cmd_xref(&book, docs, xs);
         }
         for (size_t i = 0; i < book.n; ++i) {
+            nw_xref_free(&xs[i]);
             nw_free(&docs[i]);
         }
+        free(xs);
         free(docs);
     }
     nw_book_free(&book);

@@ -7,9 +7,10 @@
 #
 # CHAPTER... is the book (CHAPTERS, in order); CHANGED... the chapters to
 # read again (all of them where none is given). A chapter whose pipeline is
-# missing is read too. For each chapter read, noweb's markup writes its
-# pipeline once, and chapter-meta checks it and describes it (title, roots,
-# labels, with lines). Then the book is checked as a whole, on the new
+# missing is read too. For each chapter read, NWPIPE (nwpipe.sh: noweb's
+# markup and its filters that index identifiers) writes its pipeline once,
+# and chapter-meta checks it and describes it (title, roots, labels, with
+# lines). Then the book is checked as a whole, on the new
 # descriptions and the current ones of the other chapters (a label or a file
 # root in two chapters, the published labels, a citation of a label the
 # book does not have), and every root of a chapter
@@ -27,7 +28,7 @@
 # roots, programs (ROOT.cu) and figures (fig-NAME.cpp, drawn as
 # html/fig/NAME.svg) for make, each changed only when they change.
 #
-# Environment: MARKUP, NT (noweb's), CHAPTER_META, SNIPPET_MARKS and
+# Environment: NWPIPE, NT (noweb's), CHAPTER_META, SNIPPET_MARKS and
 # SNIPPETS (the book's tools).
 set -euo pipefail
 
@@ -70,7 +71,7 @@ for c in "${book[@]}"; do
        [ ! -e "$b/meta/$c.lines" ]; then
         # Where markup fails (it says why), chapter-meta reads what it
         # wrote all the same, to say how to write what markup refused.
-        "$MARKUP" "chapters/$c.nw" >"$work/$c.nwpipe" ||
+        "$NWPIPE" "chapters/$c.nw" >"$work/$c.nwpipe" ||
             { "$CHAPTER_META" <"$work/$c.nwpipe" >/dev/null; exit 1; }
         "$CHAPTER_META" <"$work/$c.nwpipe" >"$work/$c.lines"
         read+=("$c")

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "noweb.h"
 
+#include "names.h"
 #include "util.h"
 
 #include <errno.h>
@@ -76,6 +77,40 @@ static int read_defn(struct reader *r, const char *name) {
     return 0;
 }
 
+static void add_ident(struct nw_ident **v, size_t *n, size_t *cap,
+                      const char *name, long line, size_t item, int flags) {
+    *v = nw_grow(*v, cap, *n + 1, sizeof **v);
+    struct nw_ident *id = &(*v)[(*n)++];
+    id->name = nw_xstrdup(name);
+    id->line = line;
+    id->item = item;
+    id->flags = flags;
+}
+
+/* @index ...: a definition or a use of an identifier, or the end of the
+ * chunk's @ %def line, which states the definitions just before it. */
+static void read_index(struct reader *r, const char *rest) {
+    struct nw_chunk *c = r->cur;
+    const char *name = NULL;
+    if (keyword(rest, "defn", &name) || keyword(rest, "localdefn", &name)) {
+        if (*name != '\0') {
+            add_ident(&c->defs, &c->ndefs, &c->defs_cap, name, r->line, c->n,
+                      rest[0] == 'l' ? NW_ID_LOCAL : 0);
+        }
+    } else if (keyword(rest, "use", &name)) {
+        if (*name != '\0') {
+            add_ident(&c->uses, &c->nuses, &c->uses_cap, name, r->line, c->n,
+                      0);
+        }
+    } else if (keyword(rest, "nl", &name)) {
+        /* The @ %def line: what it defined came since the last item. */
+        for (size_t k = c->ndefs; k > 0 && c->defs[k - 1].item == c->n; --k) {
+            c->defs[k - 1].flags |= NW_ID_STATED;
+        }
+        ++r->line;
+    }
+}
+
 /* A keyword inside a chunk: an item of its text, or a change of line. */
 static void read_item(struct reader *r, const char *buf) {
     const char *rest = NULL;
@@ -90,6 +125,8 @@ static void read_item(struct reader *r, const char *buf) {
         add_item(r->cur, NW_QUOTE, NULL, r->line);
     } else if (keyword(buf, "@endquote", &rest)) {
         add_item(r->cur, NW_ENDQUOTE, NULL, r->line);
+    } else if (keyword(buf, "@index", &rest)) {
+        read_index(r, rest);
     } else if (keyword(buf, "@line", &rest)) {
         char *end = NULL;
         errno = 0;
@@ -98,7 +135,7 @@ static void read_item(struct reader *r, const char *buf) {
             r->line = n;
         }
     }
-    /* Other keywords (@index, @xref, @language, ...) are not needed. */
+    /* Other keywords (@xref, @language, ...) are not needed. */
 }
 
 /* One line of the pipeline. Returns 0, or -1 with err written. */
@@ -186,6 +223,14 @@ void nw_free(struct nw_doc *doc) {
         }
         free(c->items);
         free(c->name);
+        for (size_t j = 0; j < c->ndefs; ++j) {
+            free(c->defs[j].name);
+        }
+        for (size_t j = 0; j < c->nuses; ++j) {
+            free(c->uses[j].name);
+        }
+        free(c->defs);
+        free(c->uses);
     }
     free(doc->chunks);
     free(doc->file);
@@ -230,6 +275,33 @@ int nw_is_used(const struct nw_doc *doc, const char *name) {
         }
     }
     return 0;
+}
+
+static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
+                     int depth) {
+    if (depth > 64) {
+        return; /* a cycle; chapter-meta reports it */
+    }
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *u = &doc->chunks[i];
+        if (u->name == NULL || !nw_chunk_uses(u, name)) {
+            continue;
+        }
+        long first = nw_find_defn(doc, u->name, 0);
+        if (first < 0 || seen[first]) {
+            continue;
+        }
+        if (nw_is_file_name(u->name) && !nw_is_used(doc, u->name)) {
+            seen[first] = 1;
+        } else {
+            seen[first] = 2; /* visited */
+            roots_of(doc, u->name, seen, depth + 1);
+        }
+    }
+}
+
+void nw_roots_of(const struct nw_doc *doc, const char *name, char *seen) {
+    roots_of(doc, name, seen, 0);
 }
 
 size_t nw_quote_end(const struct nw_chunk *c, size_t j) {

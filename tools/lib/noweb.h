@@ -26,6 +26,23 @@ struct nw_item {
     long line; /* source line the item came from */
 };
 
+/* An identifier a code chunk defines or uses, as noweb's index lines say:
+ * @index defn NAME (from the autodefs filter, or from the chunk's
+ * "@ %def NAME..." line), @index localdefn NAME (autodefs: a static
+ * definition), @index use NAME (the finduses filter, at each appearance of
+ * a defined name in code). */
+enum {
+    NW_ID_LOCAL = 1, /* localdefn */
+    NW_ID_STATED = 2 /* stated on the chunk's @ %def line */
+};
+struct nw_ident {
+    char *name;
+    long line;   /* of the definition, or of the @ %def line */
+    size_t item; /* items[item] is the use's text, or what follows the
+                    definition */
+    int flags;
+};
+
 struct nw_chunk {
     int is_code;
     char *name;  /* code chunks: the chunk name */
@@ -33,6 +50,8 @@ struct nw_chunk {
     int piece;   /* code chunks: 1 for the first definition, 2, ... */
     struct nw_item *items;
     size_t n, cap;
+    struct nw_ident *defs, *uses; /* code chunks: the index lines */
+    size_t ndefs, nuses, defs_cap, uses_cap;
 };
 
 struct nw_doc {
@@ -61,6 +80,10 @@ int nw_pieces(const struct nw_doc *doc, const char *name);
 int nw_is_used(const struct nw_doc *doc, const char *name);
 /* Non-zero if code chunk c uses name. */
 int nw_chunk_uses(const struct nw_chunk *c, const char *name);
+/* Marks in seen[] (doc->n bytes, zeroed) with 1 every file root that the
+ * chunk named name reaches by being used, directly or through other chunks
+ * (2 marks a chunk passed through). */
+void nw_roots_of(const struct nw_doc *doc, const char *name, char *seen);
 
 /* Quoted code in documentation, [[...]], opens at an NW_QUOTE, items[j] of
  * c: the index of the NW_ENDQUOTE that closes it (or c->n). */

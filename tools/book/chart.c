@@ -488,17 +488,21 @@ static void subtitle(const struct spec *sp, const struct recording *t,
                                     : "");
 }
 
-/* The chart's size, title, subtitle and axes. */
-static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
+/* The largest value a bar draws, the axis's reach; 1 where none is above
+ * zero. */
+static double largest(const struct spec *sp) {
     double max = 0;
     for (int r = 0; r < sp->n; ++r) {
         if (sp->rows[r].kind != ROW_GROUP && sp->rows[r].v > max) {
             max = sp->rows[r].v;
         }
     }
-    if (max <= 0) {
-        max = 1;
-    }
+    return max > 0 ? max : 1;
+}
+
+/* The chart's size, title, subtitle and axes. */
+static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
+    double max = largest(sp);
     int height = kChrome + kRowHeight * sp->n;
     /* Wider than kWidth where the row names are long, so that the bars
      * keep room for the axis and their values (about 8 px a character). */
@@ -673,15 +677,7 @@ static int put_lines(char (*line)[kMaxText], int n, int label, double y,
 /* The narrow chart: title and subtitle wrapped over the plot, each row's
  * name on a line of its own above its bar, the values after the bars. */
 static void narrow(const struct spec *sp, const struct recording *t) {
-    double max = 0;
-    for (int r = 0; r < sp->n; ++r) {
-        if (sp->rows[r].kind != ROW_GROUP && sp->rows[r].v > max) {
-            max = sp->rows[r].v;
-        }
-    }
-    if (max <= 0) {
-        max = 1;
-    }
+    double max = largest(sp);
     enum { kLines = 8, kTitleStep = 20, kSubStep = 16, kAxis = 76 };
     char title[kLines][kMaxText], sub[kLines][kMaxText];
     char subtext[3 * kMaxText];

@@ -64,7 +64,7 @@ SHELL := tools/build-lock
 # What pattern rules make in build/ is kept (a chart's script, a notebook's
 # Markdown), not deleted as intermediate; a stamp that goes missing is remade.
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
-           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/charts/%.gp $(B)/charts/%.md \
+           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
            $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md
 .DEFAULT_GOAL := all

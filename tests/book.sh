@@ -584,6 +584,24 @@ check_contract() { # CONTRACT USES
 # xmllint reads them; tools/need installs it where it is missing, as make
 # installs noweb, or says the command to run, and every figure fails.
 xmllint_why=$(tools/need xmllint libxml2-utils 2>&1) || true
+svg_text_px() { # SVG WIDTH: the smallest text of SVG shown WIDTH px wide, in px (0: none)
+    awk -v w="$2" '
+        { doc = doc $0 " " }
+        END {
+            if (!match(doc, /<svg[^>]*>/)) { print 0; exit }
+            root = substr(doc, RSTART, RLENGTH)
+            if (!match(root, /viewBox="[-0-9. ]*"/)) { print 0; exit }
+            split(substr(root, RSTART + 9, RLENGTH - 10), vb, " ")
+            min = 1e9; rest = doc
+            while (match(rest, /font-size="[0-9.]+"/)) {
+                size = substr(rest, RSTART + 11, RLENGTH - 12) + 0
+                if (size < min) min = size
+                rest = substr(rest, RSTART + RLENGTH)
+            }
+            if (vb[3] <= 0 || min == 1e9) { print 0; exit }
+            printf "%.1f\n", min * w / vb[3]
+        }' "$1"
+}
 check_svg() { # SVG: prints what is wrong with it, nothing where all is well
     local svg=$1
     if [ ! -s "$svg" ]; then echo "missing or empty"; return; fi
@@ -599,15 +617,12 @@ check_svg() { # SVG: prints what is wrong with it, nothing where all is well
             if (vb[3] <= 0) { print "a viewBox of no width"; exit }
             if (root ~ / (width|height)="/) { print "a fixed width or height on <svg>"; exit }
             if (index(doc, "@media (prefers-color-scheme: dark)") == 0) { print "no dark-theme style"; exit }
-            rest = doc
-            while (match(rest, /font-size="[0-9.]+"/)) {
-                size = substr(rest, RSTART + 11, RLENGTH - 12) + 0
-                if (size * 320 / vb[3] < 10) {
-                    printf "text of %g units in %g is under 10 px at 320 px wide\n", size, vb[3]; exit
-                }
-                rest = substr(rest, RSTART + RLENGTH)
-            }
-        }' "$svg"
+        }' "$svg" | grep . && return
+    local px
+    px=$(svg_text_px "$svg" 320)
+    if awk -v p="$px" 'BEGIN { exit !(p > 0 && p < 10) }'; then
+        echo "text of $px px at 320 px wide, under 10"
+    fi
 }
 for ch in "${chapters[@]}"; do
     page=$B/html/$ch.html
@@ -639,22 +654,6 @@ done
 # page shows each in a <picture> whose source on a phone's screen is the
 # chart drawn narrow, and that one keeps its text at 10 px or more where it
 # is 360 px wide (the wide chart would not: its text is a third smaller).
-chart_text() { # SVG WIDTH: the smallest text of SVG shown WIDTH px wide, in px
-    awk -v w="$2" '
-        { doc = doc $0 " " }
-        END {
-            if (!match(doc, /viewBox="[-0-9. ]*"/)) { print 0; exit }
-            split(substr(doc, RSTART + 9, RLENGTH - 10), vb, " ")
-            min = 1e9; rest = doc
-            while (match(rest, /font-size="[0-9.]+"/)) {
-                size = substr(rest, RSTART + 11, RLENGTH - 12) + 0
-                if (size < min) min = size
-                rest = substr(rest, RSTART + RLENGTH)
-            }
-            if (vb[3] <= 0 || min == 1e9) { print 0; exit }
-            printf "%.1f\n", min * w / vb[3]
-        }' "$1"
-}
 for ch in "${chapters[@]}"; do
     page=$B/html/$ch.html
     tr '\n' ' ' <"$page" | sed 's|</picture>|&\n|g' |
@@ -670,8 +669,8 @@ for ch in "${chapters[@]}"; do
             fail "$name has a narrow drawing for a phone" "$wide or $narrow is missing"
             continue
         fi
-        small=$(chart_text "$B/html/$narrow" 360)
-        big=$(chart_text "$B/html/$wide" 360)
+        small=$(svg_text_px "$B/html/$narrow" 360)
+        big=$(svg_text_px "$B/html/$wide" 360)
         if awk -v s="$small" -v b="$big" 'BEGIN { exit !(s >= 10 && b < 10) }'; then
             pass "$name has a narrow drawing for a phone (its smallest text $small px at 360 px, the wide one's $big)"
         else

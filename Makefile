@@ -64,7 +64,7 @@ SHELL := tools/build-lock
 # What pattern rules make in build/ is kept (a chart's script, a notebook's
 # Markdown), not deleted as intermediate; a stamp that goes missing is remade.
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
-           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
+           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.run.code.md $(B)/md/%.code.html $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
            $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md
 .DEFAULT_GOAL := all
@@ -430,14 +430,27 @@ $(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas 
 # in $(B)/values (tools/lib/quote.h says how): those the evidence makes
 # (VALUES) and any other there is.
 QUOTED = $(sort $(VALUES) $(ABSENT) $(wildcard $(B)/values/*/*.tsv))
+# The chapter's code goes apart, to NAME.code.md, which changes only when
+# the code does: highlighting it is most of pandoc's time, and a prose edit
+# leaves it as it was (see the page below).
 $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(QUOTED) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
-	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp' EXIT; \
-	$(chapter-md) -V $(B)/values $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(REGISTRY) $(META) < $< > $@.tmp; \
+	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp' EXIT; \
+	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
+	  $(REGISTRY) $(META) < $< > $@.tmp; \
 	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
-	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && mv -f $@.tmp $@
+	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && $(call update,$(B)/md/$*.code.md) && mv -f $@.tmp $@
 
-$(B)/md/%.refs $(B)/md/%.chunks: $(B)/md/%.md ;
+$(B)/md/%.refs $(B)/md/%.chunks $(B)/md/%.code.md: $(B)/md/%.md ;
+
+# The page's code blocks (the chapter's, and the compile lines of its
+# programs), highlighted apart from the page as CUDA (styles/cuda.xml), and
+# again only when one of them changes; their ids (a block's, a line's)
+# start code-, apart from the page's.
+$(B)/md/%.code.html: $(B)/md/%.code.md $(B)/md/%.run.code.md styles/cuda.xml | $(PANDOC_BIN)
+	$(Q)$(TRAP)$(PANDOC) --from markdown --to html5 --highlight-style pygments \
+	  --syntax-definition styles/cuda.xml --id-prefix=code- $(B)/md/$*.code.md $(B)/md/$*.run.code.md \
+	  > $@.tmp && mv -f $@.tmp $@
 
 # build/md/NAME.runs: the chapter's runs as last built, a word RUN:PROG:ARG...
 # each. It is written when they change (a run added, changed or taken
@@ -460,9 +473,13 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p/*.txt evidence/$$p.run)) \
                   $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
-	$(Q)$(TRAP)$(run-md) -c $(B)/charts $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
+	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
+	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp \
+	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(wildcard evidence/$(p)/*.txt) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
-	    $(wildcard evidence/$(r)/*.txt) --)) > $@.tmp && mv -f $@.tmp $@
+	    $(wildcard evidence/$(r)/*.txt) --)) > $@.tmp && \
+	$(call update,$(B)/md/$*.run.code.md) && mv -f $@.tmp $@
+$(B)/md/%.run.code.md: $(B)/md/%.run.md ;
 
 # A chart of the values a transcript recorded, drawn at build time: evchart
 # finds them as evidence/PROG.chart says and writes a gnuplot script and the
@@ -505,25 +522,42 @@ $(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(TRAP)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
 
 # Code is highlighted as CUDA (styles/cuda.xml, which the .cpp blocks take);
-# book.css gives the colours, in both themes, over pandoc's pygments. The
-# front page is told it is one: its next page is the first chapter.
+# book.css gives the colours, in both themes, over pandoc's pygments. A
+# chapter's page, and the whole book's, are woven with no highlighting,
+# which is most of pandoc's time there: their code comes highlighted apart
+# (NAME.code.html, the chapters' pages), and pandoc's style sheet for it
+# with them. The front page is told it is one: its next page is the first
+# chapter.
+HIGHLIGHTED_APART = $(PAGES) $(B)/html/book.html
 PANDOC_FLAGS = --from markdown --to html5 --standalone \
   --template styles/page.html --css book.css --mathml \
-  --highlight-style pygments --syntax-definition styles/cuda.xml \
+  $(if $(filter $(HIGHLIGHTED_APART),$@),--no-highlight \
+    --variable highlighting-css="$$(cat $(B)/md/highlighting.css)",--highlight-style pygments \
+    --syntax-definition styles/cuda.xml) \
   --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page)
+$(HIGHLIGHTED_APART): $(B)/md/highlighting.css
 $(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: styles/cuda.xml
 
 # heading-links gives every heading a permalink. Without nvcc there is no
 # T4 fit to show.
 FIT_MD = $(if $(HAVE_NVCC),$(B)/md/$(1).fit.md)
-$(B)/html/%.html: $(B)/md/%.md $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
+# pandoc's style sheet for its highlighting, which a page woven with none
+# (a chapter's) is given as pandoc would have put it there.
+$(B)/md/highlighting.css: | $(PANDOC_BIN) $(B)/md
+	$(Q)trap 'rm -f $@.tmp $@.tpl' EXIT; printf '%s\n' '$$highlighting-css$$' > $@.tpl && \
+	printf '%s\n' '~~~ {.cpp}' 'int x;' '~~~' | $(PANDOC) --from markdown --to html5 --standalone \
+	  --metadata title=- --template $@.tpl --highlight-style pygments > $@.tmp && mv -f $@.tmp $@
+
+# The page's code is NAME.code.html, which chunk-links puts in its place.
+$(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
                   $(B)/md/%.refs $(B)/md/%.chunks $(chunk-links) $(heading-links) styles/page.html styles/page-turn.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
 	  $(B)/md/$*.md $(B)/md/$*.run.md $(call FIT_MD,$*) \
-	  | $(chunk-links) $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) > $@.tmp && mv -f $@.tmp $@
+	  | $(chunk-links) -c $(B)/md/$*.code.html $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) \
+	  > $@.tmp && mv -f $@.tmp $@
 
 # The front page: the book's front matter, then its chapters.
 $(B)/md/index.md: chapters/front.md $(META) $(LIST) $(nav) | $(B)/md

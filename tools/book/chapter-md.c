@@ -1,7 +1,7 @@
 /* chapter-md: turn one chapter's noweb pipeline into Pandoc Markdown.
  *
- * Usage: nwpipe.sh chapters/x.nw | chapter-md [-V VALUES] REFS CHUNKS REGISTRY
- *            META... > x.md
+ * Usage: nwpipe.sh chapters/x.nw | chapter-md [-V VALUES] [-c CODE] REFS CHUNKS
+ *            REGISTRY META... > x.md
  *
  * Documentation chunks pass through as Markdown; [[quoted code]] becomes
  * inline code. Quoted code that is nothing but a chunk reference,
@@ -37,6 +37,13 @@
  * and chunk-links makes NAME a link to HREF in the code of the chunk whose
  * anchor is ANCHOR, where the highlighter left it as code (not in a comment
  * or a string).
+ *
+ * With -c, the code blocks go to CODE instead (the chunks' and those of
+ * the prose), each after a line <!--NWCODE0001-->, and the page has that
+ * line where the block was:
+ * CODE is then the chapter's code alone, which changes only when the code
+ * does, so that it is highlighted (pandoc's slowest step) only then, and
+ * chunk-links puts each highlighted block in its place on the page.
  *
  * CHUNKS receives the page's chunks, one line per piece (meta.h): the
  * model of the page that later tools read instead of its HTML.
@@ -88,6 +95,8 @@ struct weave {
     const char *registry_path;
     FILE *refs;                /* REFS */
     FILE *chunks;              /* CHUNKS */
+    FILE *code;                /* CODE (-c), or NULL: the page has the code */
+    unsigned ncode;            /* the code blocks written to CODE */
     struct nw_xref xref;       /* the chapter's identifiers */
     struct nw_values values;   /* VALUES/PROG/GPU.tsv, read for -V */
     int has_values;
@@ -207,12 +216,59 @@ static void weave_quoted(FILE *out, struct weave *w, const char *text,
     nw_quote_free(&q);
 }
 
-static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
+/* The length of the fence of ch that line opens or closes (three or more
+ * at its start), or 0. */
+static size_t fence_at(const char *line, char ch) {
+    size_t n = 0;
+    while (line[n] == ch) {
+        ++n;
+    }
+    return n >= 3 ? n : 0;
+}
+
+/* A code block's marker on the page and in CODE, where the block goes. */
+static void put_code_mark(FILE *page, struct weave *w) {
+    ++w->ncode;
+    fprintf(page, "```{=html}\n<!--NWCODE%04u-->\n```\n", w->ncode);
+    fprintf(w->code, "<!--NWCODE%04u-->\n\n", w->ncode);
+}
+
+/* A documentation chunk. With CODE, a fenced block in the prose goes
+ * there, as the chunks' code does: from the line that opens it (three or
+ * more ` or ~ at its start) to the one that closes it. */
+static void weave_docs(FILE *page, struct weave *w, const struct nw_chunk *c) {
+    FILE *out = page;
+    char fence = 0;      /* the fence's character, inside a block */
+    size_t fence_len = 0;
+    int at_start = 1, closing = 0;
     for (size_t j = 0; j < c->n; ++j) {
         const struct nw_item *it = &c->items[j];
+        if (w->code != NULL && at_start && it->kind == NW_TEXT) {
+            if (fence == 0) {
+                for (const char *f = "`~"; *f != '\0' && fence == 0; ++f) {
+                    if ((fence_len = fence_at(it->s, *f)) != 0) {
+                        fence = *f;
+                        put_code_mark(page, w);
+                        out = w->code;
+                    }
+                }
+            } else if (fence_at(it->s, fence) >= fence_len &&
+                       it->s[strspn(it->s, "`~ \t")] == '\0') {
+                closing = 1;
+            }
+        }
+        at_start = it->kind == NW_NL;
         switch (it->kind) {
             case NW_TEXT: fputs(it->s, out); break;
-            case NW_NL: fputc('\n', out); break;
+            case NW_NL:
+                fputc('\n', out);
+                if (closing) {
+                    fputc('\n', out);
+                    out = page;
+                    fence = 0;
+                    closing = 0;
+                }
+                break;
             case NW_USE: fprintf(out, "<<%s>>", it->s); break;
             case NW_QUOTE: {
                 size_t end = nw_quote_end(c, j);
@@ -231,6 +287,12 @@ static void weave_docs(FILE *out, struct weave *w, const struct nw_chunk *c) {
             }
             case NW_ENDQUOTE: break;
         }
+    }
+    if (fence != 0) {
+        /* A block the prose leaves open ends with its chunk. */
+        fputc('\n', w->code);
+        nw_put_run(w->code, fence, fence_len);
+        fputs("\n\n", w->code);
     }
 }
 
@@ -407,7 +469,7 @@ static void put_retired(FILE *out, const struct nw_label *r, const char *href) {
 /* The code chunk at index: its div on the page and its line of CHUNKS.
  * Before the first piece of a chunk that replaced a label this chapter
  * retired comes that label's note, so that an old link lands at the code. */
-static void weave_code(const struct weave *w, size_t index, unsigned *nref) {
+static void weave_code(struct weave *w, size_t index, unsigned *nref) {
     const struct nw_chunk *c = &w->doc->chunks[index];
     char anchor[NW_ANCHOR_MAX];
     nw_anchor(c->name, c->piece, anchor, sizeof anchor);
@@ -420,7 +482,13 @@ static void weave_code(const struct weave *w, size_t index, unsigned *nref) {
         }
     }
     weave_head(stdout, c, nw_pieces(w->doc, c->name), anchor);
-    weave_body(stdout, w->refs, c, nref);
+    if (w->code != NULL) {
+        put_code_mark(stdout, w);
+        fputc('\n', stdout);
+        weave_body(w->code, w->refs, c, nref);
+    } else {
+        weave_body(stdout, w->refs, c, nref);
+    }
     weave_foot(stdout, w, index, anchor);
     nw_piece_put(w->chunks, anchor, c->piece, c->line, c->name);
 }
@@ -480,16 +548,22 @@ static int read_labels(struct weave *w, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    const char *values = NULL;
-    if (argc > 2 && strcmp(argv[1], "-V") == 0) {
-        values = argv[2];
+    const char *values = NULL, *code = NULL;
+    for (;;) {
+        if (argc > 2 && strcmp(argv[1], "-V") == 0) {
+            values = argv[2];
+        } else if (argc > 2 && strcmp(argv[1], "-c") == 0) {
+            code = argv[2];
+        } else {
+            break;
+        }
         argv += 2;
         argc -= 2;
     }
     if (argc < 4) {
         fprintf(stderr,
-                "usage: markup CHAPTER.nw | chapter-md [-V VALUES] REFS "
-                "CHUNKS REGISTRY META... > CHAPTER.md\n");
+                "usage: markup CHAPTER.nw | chapter-md [-V VALUES] [-c CODE] "
+                "REFS CHUNKS REGISTRY META... > CHAPTER.md\n");
         return 2;
     }
     struct weave w;
@@ -511,7 +585,8 @@ int main(int argc, char **argv) {
     w.chapter = chapter;
     int status = read_labels(&w, argc - 1, argv + 1);
     if (status == 0 && ((w.refs = open_out(argv[1])) == NULL ||
-                        (w.chunks = open_out(argv[2])) == NULL)) {
+                        (w.chunks = open_out(argv[2])) == NULL ||
+                        (code != NULL && (w.code = open_out(code)) == NULL))) {
         status = 1;
     }
     unsigned nref = 0;
@@ -528,6 +603,9 @@ int main(int argc, char **argv) {
     }
     status |= close_out(w.refs, argv[1]);
     status |= close_out(w.chunks, argv[2]);
+    if (code != NULL) {
+        status |= close_out(w.code, code);
+    }
     status |= nw_flush_stdout(kTool);
     nw_labels_free(&w.labels);
     nw_labels_free(&w.registry);

@@ -1,6 +1,11 @@
 /* chunk-links: put chunk links into a page pandoc has written.
  *
- * Usage: chunk-links REFS [CHUNKS] < page.html > page.linked.html
+ * Usage: chunk-links [-c CODE] REFS [CHUNKS] < page.html > page.linked.html
+ *
+ * With -c, the page's code comes apart from it (chapter-md -c, run-md -k):
+ * CODE is its code blocks as pandoc highlighted them, each after its
+ * marker (<!--NWCODE0001-->, <!--NWRUN0001-->), and the page has the
+ * marker where the block goes; each marker must be on both, once.
  *
  * REFS is what chapter-md wrote: a placeholder (NWREF0001), a tab, and the
  * HTML that replaces it. Every placeholder must be found exactly once.
@@ -270,6 +275,113 @@ static void link_idents(const char *html, const struct refs *rs,
     }
 }
 
+/* The marker of a code block, "<!--NW", capitals, four digits and "-->"
+ * (chapter-md writes <!--NWCODE0001-->, run-md <!--NWRUN0001-->): its
+ * length at p, or 0 where p holds none. */
+static size_t code_mark(const char *p) {
+    if (strncmp(p, "<!--NW", 6) != 0) {
+        return 0;
+    }
+    size_t n = 6;
+    while (p[n] >= 'A' && p[n] <= 'Z') {
+        ++n;
+    }
+    for (int i = 0; i < 4; ++i, ++n) {
+        if (p[n] < '0' || p[n] > '9') {
+            return 0;
+        }
+    }
+    return n > 10 && strncmp(p + n, "-->", 3) == 0 ? n + 3 : 0;
+}
+
+/* A highlighted block of CODE, without the newlines around it, after its
+ * marker. */
+struct code_block {
+    const char *mark;
+    size_t mark_len;
+    const char *s;
+    size_t len;
+    int placed;
+};
+
+static int by_mark(const void *a, const void *b) {
+    const struct code_block *x = a, *y = b;
+    if (x->mark_len != y->mark_len) {
+        return x->mark_len < y->mark_len ? -1 : 1;
+    }
+    return memcmp(x->mark, y->mark, x->mark_len);
+}
+
+/* The next marker in s, or NULL. */
+static const char *next_mark(const char *s, size_t *len) {
+    for (const char *p = strstr(s, "<!--NW"); p != NULL; p = strstr(p + 1, "<!--NW")) {
+        if ((*len = code_mark(p)) != 0) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* The page with each code marker replaced by its block of code, into out.
+ * Returns 0, or 1 having said which marker is missing or left over. */
+static int put_code(const char *html, const char *code, const char *path,
+                    struct nw_buf *out) {
+    struct code_block *v = NULL;
+    size_t n = 0, cap = 0, len = 0;
+    int status = 0;
+    for (const char *c = next_mark(code, &len); c != NULL;) {
+        size_t next_len = 0;
+        const char *b = c + len;
+        const char *end = next_mark(b, &next_len);
+        const char *e = end != NULL ? end : b + strlen(b);
+        while (b < e && *b == '\n') {
+            ++b;
+        }
+        while (e > b && e[-1] == '\n') {
+            --e;
+        }
+        v = nw_grow(v, &cap, n + 1, sizeof *v);
+        v[n] = (struct code_block){c, len, b, (size_t)(e - b), 0};
+        ++n;
+        c = end;
+        len = next_len;
+    }
+    qsort(v, n, sizeof *v, by_mark);
+    for (size_t i = 1; i < n && status == 0; ++i) {
+        if (by_mark(&v[i - 1], &v[i]) == 0) {
+            nw_error(path, 0, "%.*s marks two blocks", (int)v[i].mark_len,
+                     v[i].mark);
+            status = 1;
+        }
+    }
+    const char *p = html;
+    const char *hit;
+    while (status == 0 && (hit = next_mark(p, &len)) != NULL) {
+        nw_buf_add(out, p, (size_t)(hit - p));
+        struct code_block key = {hit, len, NULL, 0, 0};
+        struct code_block *b = bsearch(&key, v, n, sizeof *v, by_mark);
+        if (b == NULL || b->placed) {
+            nw_error(kTool, 0, "%.*s on the page has no code in %s, or is "
+                     "there twice", (int)len, hit, path);
+            status = 1;
+            break;
+        }
+        nw_buf_add(out, b->s, b->len);
+        b->placed = 1;
+        p = hit + len;
+    }
+    nw_buf_puts(out, p);
+    for (size_t i = 0; i < n && status == 0; ++i) {
+        if (!v[i].placed) {
+            nw_error(kTool, 0, "%.*s of %s has no place on the page",
+                     (int)v[i].mark_len, v[i].mark, path);
+            status = 1;
+        }
+    }
+    free(v);
+    return status;
+}
+
 /* Writes the page with every placeholder replaced by its link. Returns 0,
  * or 1 having said which placeholder has none. */
 static int put_linked(const char *html, struct refs *rs, const char *path) {
@@ -308,9 +420,16 @@ static int put_linked(const char *html, struct refs *rs, const char *path) {
 }
 
 int main(int argc, char **argv) {
+    const char *code_path = NULL;
+    if (argc > 2 && strcmp(argv[1], "-c") == 0) {
+        code_path = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 2 && argc != 3) {
-        fprintf(stderr, "usage: %s REFS [CHUNKS] < page.html > out.html\n",
-                argv[0]);
+        fprintf(stderr,
+                "usage: chunk-links [-c CODE] REFS [CHUNKS] < page.html > "
+                "out.html\n");
         return 2;
     }
     struct refs rs = {NULL, 0, 0, NULL, 0, 0};
@@ -326,6 +445,19 @@ int main(int argc, char **argv) {
             nw_error(kTool, 0, "cannot read the page");
             status = 1;
         }
+    }
+    if (status == 0 && code_path != NULL) {
+        char *code = nw_slurp_file(code_path, NULL);
+        struct nw_buf page = {NULL, 0, 0};
+        if (code == NULL) {
+            nw_error(code_path, 0, "cannot read");
+            status = 1;
+        } else {
+            status = put_code(html, code, code_path, &page);
+        }
+        free(code);
+        free(html);
+        html = page.s != NULL ? page.s : nw_xstrdup("");
     }
     if (status == 0) {
         status = check_ids(html, argc == 3 ? &chunks : NULL,

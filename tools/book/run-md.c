@@ -1,7 +1,7 @@
 /* run-md: the section of a chapter's page that shows how its programs are
  * built and what they printed.
  *
- * Usage: run-md [-c CHARTS] PROG 'COMPILE LINE' [TRANSCRIPT...] --
+ * Usage: run-md [-c CHARTS] [-k CODE] PROG 'COMPILE LINE' [TRANSCRIPT...] --
  *             [-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]... [PROG ...]
  *             > run.md
  *
@@ -16,6 +16,11 @@
  * With -c, a transcript evidence/PROG/GPU.txt whose chart chart has drawn
  * is shown after its chart: the figure CHARTS/PROG/GPU.md, Markdown that
  * chart wrote and escaped, is copied in before the transcript.
+ *
+ * With -k, each compile line's block goes to CODE, after a line
+ * <!--NWRUN0001-->, and the page has that line in its place: highlighted
+ * apart from the page, as chapter-md -c does with the chapter's code
+ * (chunk-links puts it back).
  *
  * Transcripts are read with tcheck's reader (tools/evidence/transcript.h).
  */
@@ -155,13 +160,28 @@ static int show_run(int argc, char **argv, int *i, const char *charts) {
 /* A program: its file, its compile line, its transcripts argv[*i].. up to
  * "--", then its runs. Returns 0, or 1 where a transcript could not be
  * shown. */
-static int show_program(int argc, char **argv, int *i, const char *charts) {
+/* Where the compile lines go (-k): the file, and the blocks it has. */
+struct code_out {
+    FILE *f;
+    unsigned n;
+};
+
+static int show_program(int argc, char **argv, int *i, const char *charts,
+                        struct code_out *code) {
     const char *prog = argv[*i];
     const char *line = argv[*i + 1];
     int shown;
     printf("### `%s.cu`\n\n", prog);
     printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
-    nw_put_code_block(stdout, ".sh .compile-line", line);
+    if (code->f != NULL) {
+        ++code->n;
+        printf("```{=html}\n<!--NWRUN%04u-->\n```\n", code->n);
+        fprintf(code->f, "<!--NWRUN%04u-->\n\n", code->n);
+        nw_put_code_block(code->f, ".sh .compile-line", line);
+        fputc('\n', code->f);
+    } else {
+        nw_put_code_block(stdout, ".sh .compile-line", line);
+    }
     putchar('\n');
     *i += 2;
     int status = show_transcripts(argc, argv, i, charts, &shown);
@@ -182,28 +202,45 @@ int main(int argc, char **argv) {
     int status = 0;
     printf("## Building and running {#sec-running}\n\n");
     int i = 1;
-    const char *charts = NULL;
-    if (argc > 2 && strcmp(argv[1], "-c") == 0) {
-        charts = argv[2];
-        i = 3;
+    const char *charts = NULL, *code_path = NULL;
+    for (; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "-c") == 0) {
+            charts = argv[i + 1];
+        } else if (strcmp(argv[i], "-k") == 0) {
+            code_path = argv[i + 1];
+        } else {
+            break;
+        }
+    }
+    struct code_out code = {NULL, 0};
+    if (code_path != NULL && (code.f = fopen(code_path, "w")) == NULL) {
+        nw_error(code_path, 0, "cannot write");
+        return 1;
     }
     if (i >= argc) {
         printf("This chapter has no programs.\n");
     }
     while (i < argc) {
         int st = i + 1 < argc && strcmp(argv[i], "-r") != 0
-                     ? show_program(argc, argv, &i, charts)
+                     ? show_program(argc, argv, &i, charts, &code)
                      : -1;
         if (st < 0) {
-            fprintf(stderr, "usage: %s [-c CHARTS] PROG 'COMPILE LINE' "
+            fprintf(stderr, "usage: %s [-c CHARTS] [-k CODE] PROG 'COMPILE LINE' "
                             "[TRANSCRIPT...] -- [-r RUN 'COMMAND LINE' "
                             "[TRANSCRIPT...] --]... ...\n", argv[0]);
+            if (code.f != NULL) {
+                fclose(code.f);
+            }
             return 2;
         }
         status |= st;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: cannot write\n", argv[0]);
+        status = 1;
+    }
+    if (code.f != NULL && fclose(code.f) != 0) {
+        nw_error(code_path, 0, "cannot write");
         status = 1;
     }
     return status;

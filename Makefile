@@ -241,12 +241,25 @@ no-fit:
 
 # --- Our tools -------------------------------------------------------------
 
-$(B)/tools/%: tools/book/%.c $(LIB_SRC) $(LIB_HDR) | $(B)/tools
+# The library is compiled once, each source to an object, and every tool
+# links the archive.
+LIB_OBJ := $(LIB_SRC:tools/lib/%.c=$(B)/tools/lib/%.o)
+$(B)/tools/lib/%.o: tools/lib/%.c $(LIB_HDR) | $(B)/tools/lib
 	$(call say,CC,$@)
-	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib -o $@.tmp $< $(LIB_SRC) $(TRANSCRIPTS) && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib -c -o $@.tmp $< && mv -f $@.tmp $@
+$(B)/tools/libbook.a: $(LIB_OBJ)
+	$(Q)$(TRAP)rm -f $@.tmp && ar rcs $@.tmp $^ && mv -f $@.tmp $@
+# tcheck's reader of transcripts (transcript.h), for the tools that read them.
+$(B)/tools/transcript.o: tools/evidence/tcheck.c tools/evidence/transcript.h | $(B)/tools
+	$(call say,CC,$@)
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -DTCHECK_NO_MAIN -c -o $@.tmp $< && mv -f $@.tmp $@
+$(B)/tools/%: tools/book/%.c $(B)/tools/libbook.a $(LIB_HDR) | $(B)/tools
+	$(call say,CC,$@)
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib $(if $(TRANSCRIPTS),-Itools/evidence) -o $@.tmp $< \
+	  $(TRANSCRIPTS) $(B)/tools/libbook.a && mv -f $@.tmp $@
 # run-md and chart read transcripts with tcheck's reader (transcript.h).
-$(run-md) $(chart): tools/evidence/tcheck.c tools/evidence/transcript.h
-$(run-md) $(chart): TRANSCRIPTS = -Itools/evidence -DTCHECK_NO_MAIN tools/evidence/tcheck.c
+$(run-md) $(chart): TRANSCRIPTS = $(B)/tools/transcript.o
+$(run-md) $(chart): $(B)/tools/transcript.o
 
 $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb

@@ -781,15 +781,32 @@ $(DIST).tar.gz: $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) tools/evidence/bundle.mk
 
 # --- Check -----------------------------------------------------------------
 
-check: all $(TCHECK) $(if $(HAVE_NVCC),$(GPUINFO))
-	$(Q)B=$(B) NVCC='$(HAVE_NVCC)' PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' RUNS='$(RUNS)' CHAPTERS='$(CHAPTERS)' \
-	  FITS='$(call fits,$(COMPILED))' NOFIT='$(filter-out $(call fits,$(COMPILED)),$(COMPILED))' \
-	  tests/check.sh
+# The book is built first, by a make of its own that holds the tree's lock
+# while it builds and lets go when it is done; the tests then read the tree
+# unlocked, so that a make in it meanwhile (make cite, an author's make)
+# waits for no test. The groups are tests/check.mk's: under -jN they run N at
+# once. CHAPTER=x checks chapter x alone: the groups that test the book,
+# on its programs, claims, page and notebook and the book-wide pages that
+# hold it; the toolchain's groups test what no chapter changes.
+CHAPTER ?=
+ifneq ($(filter-out $(CHAPTERS),$(CHAPTER)),)
+$(error CHAPTER=$(CHAPTER) is not a chapter of the book ($(CHAPTERS)))
+endif
+CHECKED := $(or $(CHAPTER),$(CHAPTERS))
+CHECKED_COMPILED = $(foreach c,$(CHECKED),$(PROGS.$(c)))
+CHECKED_PROGRAMS = $(filter $(CHECKED_COMPILED) $(CHECKED_COMPILED:%=%_ncu) $(call runs-of,$(CHECKED_COMPILED)),$(PROGRAMS))
+check: private SHELL := /bin/bash
+check:
+	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(claims) $(if $(HAVE_NVCC),$(GPUINFO))
+	+$(Q)$(MAKE) --no-print-directory --output-sync=target -f tests/check.mk \
+	  B=$(B) NVCC='$(HAVE_NVCC)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' \
+	  PROGRAMS='$(CHECKED_PROGRAMS)' BOOK_PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' RUNS='$(RUNS)' \
+	  FITS='$(call fits,$(CHECKED_COMPILED))' NOFIT='$(filter-out $(call fits,$(CHECKED_COMPILED)),$(CHECKED_COMPILED))'
 
 clean:
 	rm -rf $(B)
 
-$(B)/tools $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
+$(B)/tools $(B)/tools/lib $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
 $(B)/html $(B)/html/src $(B)/deps $(B)/fit $(B)/notebooks $(B)/html/notebooks \
 $(B)/fig $(B)/html/fig:
 	$(Q)mkdir -p $@

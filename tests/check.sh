@@ -1,35 +1,54 @@
 #!/bin/bash
-# make check: run every test group and count. Each group prints one line
-# per test, "PASS name", "FAIL name: why" or "SKIP name: why", and may print
-# detail (a diff) on other lines; this script passes those through and
-# closes with "N passed, N failed, N skipped".
+# make check's two steps (tests/check.mk runs them):
+#
+#   tests/check.sh group SCRIPT LOG   run one test group, its lines to
+#                                     stdout and to LOG
+#   tests/check.sh count LOG...       count the groups' lines and close
+#                                     with "N passed, N failed, N skipped"
+#
+# Each group prints one line per test, "PASS name", "FAIL name: why" or
+# "SKIP name: why", and may print detail (a diff) on other lines; a group's
+# own closing count is left out, since this script counts. A group that
+# exits non-zero without naming a failing test fails as a whole.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 export B=${B:-build}
 export LANG=C LC_ALL=C
 
-groups=(tests/tools.sh tests/tcheck/run.sh tests/book.sh tests/claims.sh tests/build.sh tests/fit.sh
-        tests/programs.sh tests/profile/run.sh tests/notebooks/run.sh tests/browser/run.sh)
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-for g in "${groups[@]}"; do
-    if [ ! -x "$g" ]; then
-        echo "FAIL $g: missing or not executable"
-        echo "FAIL $g: missing" >>"$log"
-        continue
+case ${1:-} in
+group)
+    script=$2 log=$3
+    if [ ! -x "$script" ]; then
+        echo "FAIL $script: missing or not executable" | tee "$log"
+        exit 0
     fi
-    # A group's own closing count is left out; this script counts.
-    "$g" 2>&1 | grep --line-buffered -vE '^[0-9]+ passed, [0-9]+ failed' |
-        tee -a "$log" || status=1
-done
-pass=$(grep -c '^PASS ' "$log")
-fail=$(grep -c '^FAIL ' "$log")
-skip=$(grep -c '^SKIP ' "$log")
-# A group that failed without saying which test is a failure too.
-if [ "$status" -ne 0 ] && [ "$fail" -eq 0 ]; then
-    echo "FAIL check: a test group exited non-zero without naming a test"
-    fail=1
-fi
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+    # The groups run makes of their own, in copies of the book: none of
+    # them is part of this make (its jobs, its flags, its level).
+    start=$SECONDS
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES "$script" 2>&1 |
+        grep --line-buffered -vE '^[0-9]+ passed, [0-9]+ failed' | tee "$log"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+        echo "FAIL $script: exited $rc without naming a test" | tee -a "$log"
+    fi
+    # Where the time goes, for whoever makes the check faster; not a test.
+    echo "  ($script: $((SECONDS - start)) s)"
+    ;;
+count)
+    shift
+    # A group whose log is missing did not run (its make was stopped).
+    lines=$(for log; do
+        if [ -f "$log" ]; then cat -- "$log"; else echo "FAIL $log: the group did not run"; fi
+    done)
+    grep '^FAIL .*: the group did not run$' <<<"$lines"
+    pass=$(grep -c '^PASS ' <<<"$lines")
+    fail=$(grep -c '^FAIL ' <<<"$lines")
+    skip=$(grep -c '^SKIP ' <<<"$lines")
+    echo "$pass passed, $fail failed, $skip skipped"
+    [ "$fail" -eq 0 ]
+    ;;
+*)
+    echo "usage: tests/check.sh group SCRIPT LOG | count LOG..." >&2
+    exit 2
+    ;;
+esac

@@ -2,8 +2,8 @@
 # Quotes and claims: values quoted in prose follow the values files, claims
 # are held to them, and every mistake is named at its .nw line. The tools
 # run under AddressSanitizer and UndefinedBehaviorSanitizer on the fixture
-# chapter tests/fixtures/quotes.nw and its values, tests/fixtures/values/;
-# then the book's own claims are checked against build/values.
+# chapter tests/fixtures/quotes.nw and its values, tests/fixtures/values/.
+# (The book's own claims are tests/book.sh's.)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
@@ -11,18 +11,11 @@ B=${B:-build}
 MARKUP=${NOWEB_LIB:-/usr/lib/noweb}/markup
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-san=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
-     -fno-omit-frame-pointer -fno-sanitize-recover=all)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=$PWD
 
-for t in chapter-meta chapter-md notebook-md claims; do
-    if ! "${CC:-cc}" "${san[@]}" -Itools/lib -o "$tmp/$t" "tools/book/$t.c" tools/lib/*.c 2>"$tmp/$t.log"; then
-        fail "claims: build $t with ASan and UBSan" "$(head -1 "$tmp/$t.log")"
-        exit 1
-    fi
-done
+sanitized "$tmp" chapter-meta chapter-md notebook-md claims || exit 1
 
 # check NAME CONDITION...: PASS or FAIL with the first lines of $tmp/out.
 check() {
@@ -208,17 +201,4 @@ check "claims: a malformed values line is named at its line" \
     eval '[ "$(cat "$tmp/out")" = "bad/quotes/alpha-gpu.tsv:1: want NAME<TAB>VALUE<TAB>SOURCE, NAME being [a-z][a-z0-9_]*" ]'
 cd "$root" || exit
 
-# The book's own claims, on the values recorded for it.
-if ls "$B"/meta/*.lines >/dev/null 2>&1; then
-    "$tmp/claims" check "$B/values" "$B"/meta/*.lines >"$tmp/out" 2>&1
-    rc=$?
-    cat "$tmp/out"
-    if [ "$rc" -eq 0 ]; then
-        pass "claims: every claim of the book holds on $B/values ($(grep -c '^PASS' "$tmp/out") checks, $(grep -c '^SKIP' "$tmp/out") skipped)"
-    else
-        fail "claims: every claim of the book holds on $B/values" "$(grep -c '^FAIL' "$tmp/out") failing"
-    fi
-else
-    skip "claims: every claim of the book holds" "the book is not built"
-fi
 exit $failed

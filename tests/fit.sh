@@ -41,13 +41,7 @@ trap 'rm -rf "$tmp"' EXIT
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fit=$tmp/t4-fit
-if ! "${CC:-cc}" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 \
-        "-fsanitize=address,undefined" -fno-omit-frame-pointer \
-        -fno-sanitize-recover=all -Itools/lib -o "$fit" tools/book/t4-fit.c \
-        tools/lib/*.c 2>"$tmp/cc.log"; then
-    fail "build t4-fit with ASan and UBSan" "$(head -1 "$tmp/cc.log")"
-    exit 1
-fi
+sanitized "$tmp" t4-fit || exit 1
 
 # same NAME WANT-FILE COMMAND...: the command succeeds and prints WANT-FILE.
 same() {

@@ -6,11 +6,18 @@ skip() { echo "SKIP $1: $2"; }
 failed=0 # read by the groups that source this file
 export failed
 
-# scratch_book DIR: a copy of the book's sources in DIR (no build/), for
-# tests that build broken or altered chapters without touching the real one.
+# scratch_book DIR: a copy of the book's sources in DIR, for tests that
+# build broken or altered chapters without touching the real one. Its
+# build/ starts with the book's own tools where they are built ($B/tools,
+# with the sources' times kept, so that make takes them as up to date):
+# each copy would otherwise compile the same 20 tools again.
 scratch_book() {
     mkdir -p "$1"
-    cp -R Makefile tools styles chapters evidence "$1"/
+    cp -Rp Makefile tools styles chapters evidence "$1"/
+    if [ -d "${B:-build}/tools" ]; then
+        mkdir -p "$1/build"
+        cp -Rp "${B:-build}/tools" "$1/build/"
+    fi
 }
 # fixture_book DIR: the same with no chapters, labels or runs (the book's
 # runs, evidence/RUN.run, name the book's programs, which a test's own
@@ -19,4 +26,39 @@ fixture_book() {
     scratch_book "$1"
     rm -f "$1"/chapters/*.nw "$1"/evidence/*.run
     : >"$1/chapters/labels.tsv"
+}
+
+# sanitized DIR TOOL...: each book tool, tools/book/TOOL.c, built with
+# AddressSanitizer and UndefinedBehaviorSanitizer as DIR/TOOL, against the
+# library compiled once into DIR/lib (and tcheck's transcript reader, for a
+# tool that reads transcripts). Prints "FAIL build TOOL ..." for one that
+# does not build, and returns 1 then.
+SANITIZE=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
+          -fno-omit-frame-pointer -fno-sanitize-recover=all)
+sanitized() {
+    local dir=$1 src t bad=0
+    shift
+    mkdir -p "$dir/lib"
+    for src in tools/lib/*.c; do
+        t=$dir/lib/$(basename "$src" .c).o
+        [ -f "$t" ] && continue
+        "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -c -o "$t" "$src" 2>"$t.log" ||
+            { fail "build tools/lib with ASan and UBSan" "$(head -1 "$t.log")"; rm -f "$t"; return 1; }
+    done
+    if [ ! -f "$dir/transcript.o" ]; then
+        "${CC:-cc}" "${SANITIZE[@]}" -DTCHECK_NO_MAIN -c -o "$dir/transcript.o" \
+            tools/evidence/tcheck.c 2>"$dir/transcript.log" ||
+            { fail "build tcheck's reader with ASan and UBSan" "$(head -1 "$dir/transcript.log")"; return 1; }
+    fi
+    for t in "$@"; do
+        local reader=()
+        grep -q '^#include "transcript.h"' "tools/book/$t.c" &&
+            reader=(-Itools/evidence "$dir/transcript.o")
+        if ! "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -o "$dir/$t" "tools/book/$t.c" \
+                "${reader[@]}" "$dir"/lib/*.o 2>"$dir/$t.log"; then
+            fail "build $t with ASan and UBSan" "$(head -1 "$dir/$t.log")"
+            bad=1
+        fi
+    done
+    return "$bad"
 }

@@ -7,11 +7,18 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 B=${B:-build}
+# The programs to check (make check CHAPTER=x: the chapter's), and the
+# book's: the lint finds evidence that no program of the book owns.
 read -r -a programs <<<"${PROGRAMS:-}"
+read -r -a book_programs <<<"${BOOK_PROGRAMS:-${PROGRAMS:-}}"
 export TOOLS=$B/tools BIN=$B/bin EVIDENCE=evidence
 
-sh tools/evidence/progcheck.sh lint "${programs[@]}" || failed=1
+sh tools/evidence/progcheck.sh lint "${book_programs[@]}" || failed=1
 sh tools/evidence/progcheck.sh check "${programs[@]}" || failed=1
+# What follows is the whole book's: the evidence checker's refusals and the
+# GPU bundle.
+[ -z "${CHECK_CHAPTER:-}" ] || exit "$failed"
+programs=("${book_programs[@]}")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,6 +87,30 @@ if make -s -C "$bundle" lint >"$tmp/lint" 2>&1; then
     pass "bundle: make lint"
 else
     fail "bundle: make lint" "$(grep -m1 FAIL "$tmp/lint")"
+fi
+# The bundle compiles each program with the book's compile line: its
+# compile.mk is the book's, and make -n shows a compile of each program
+# from its plain source (the copy of the one compiled into build/bin). Its
+# check then runs the programs build/bin holds, rather than compiling them
+# all again.
+if [ -n "${NVCC:-}" ]; then
+    make -s -n -C "$bundle" NVCC=nvcc all >"$tmp/n" 2>&1
+    wrong=
+    cmp -s tools/compile.mk "$bundle/compile.mk" || wrong=" compile.mk differs from tools/compile.mk"
+    for p in "${programs[@]}"; do
+        [ -f "$bundle/src/$p.cu" ] || continue
+        grep -q "^nvcc .* -o bin/$p src/$p.cu" "$tmp/n" || wrong="$wrong $p"
+    done
+    if [ -z "$wrong" ]; then
+        pass "bundle: make compiles each program with the book's compile line"
+    else
+        fail "bundle: make compiles each program with the book's compile line" "not for:$wrong"
+    fi
+    mkdir -p "$bundle/bin"
+    for p in "${programs[@]}"; do
+        [ -f "$bundle/src/$p.cu" ] && cp "$B/bin/$p" "$bundle/bin/"
+    done
+    cp "$B/tools/gpuinfo" "$bundle/tools/"
 fi
 if make -s -C "$bundle" -j2 check >"$tmp/check" 2>&1 &&
    tail -n 1 "$tmp/check" | grep -qE '^[0-9]+ passed, 0 failed, [0-9]+ skipped$'; then

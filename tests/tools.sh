@@ -9,22 +9,16 @@ B=${B:-build}
 # filters.
 MARKUP=tools/book/nwpipe.sh
 asan=$B/asan
-mkdir -p "$asan"
+rm -rf "$asan" && mkdir -p "$asan"
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-san=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
-     -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
-for src in tools/book/*.c; do
-    t=$(basename "$src" .c)
-    # A tool that reads transcripts links tcheck's reader, as the Makefile does.
-    reader=()
-    grep -q '^#include "transcript.h"' "$src" && reader=(-Itools/evidence -DTCHECK_NO_MAIN tools/evidence/tcheck.c)
-    if "${CC:-cc}" "${san[@]}" -Itools/lib -o "$asan/$t" "$src" tools/lib/*.c "${reader[@]}" 2>"$asan/$t.log"; then
-        pass "build $t with ASan and UBSan"
-    else
-        fail "build $t with ASan and UBSan" "$(head -1 "$asan/$t.log")"
-    fi
+# Every tool, the library compiled once (tests/lib.sh).
+tools=()
+for src in tools/book/*.c; do tools+=("$(basename "$src" .c)"); done
+sanitized "$asan" "${tools[@]}"
+for t in "${tools[@]}"; do
+    [ -x "$asan/$t" ] && pass "build $t with ASan and UBSan"
 done
 
 # Each broken chapter must fail with exactly the one line in NAME.msg, from

@@ -67,5 +67,11 @@ if ! cmp -s tests/browser/package-lock.json "$dir/package-lock.json" ||
     fi
 fi
 rm -rf "$B/screenshots"
+# make check CHAPTER=x: the chapter's page and the indexes that list it.
+PAGES=
+if [ -n "${CHECK_CHAPTER:-}" ]; then
+    PAGES="$CHECK_CHAPTER.html index.html labels.html chunks.html identifiers.html"
+fi
+export PAGES
 NODE_PATH=$dir/node_modules node tests/browser/check.js "$B/html" "$B/screenshots" "$chromium" \
     styles/classes.tsv

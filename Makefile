@@ -160,7 +160,7 @@ PIPES := $(CHAPTERS:%=$(B)/meta/%.nwpipe)
 NOTEBOOKS := $(CHAPTERS:%=$(B)/notebooks/%.ipynb)
 
 # Which files and programs each chapter tangles, read from its meta file.
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifeq ($(filter clean preview,$(MAKECMDGOALS)),)
 include $(B)/book.mk
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
@@ -238,6 +238,23 @@ no-nvcc:
 	@echo "make: $(NVCC) not found: tangled and woven, compiling skipped (install the CUDA Toolkit or set NVCC=)"
 no-fit:
 	@echo "make: $(NVCC) not found: the T4 fit of each kernel skipped (it reads ptxas's report of the sm_75 code)"
+
+# make preview: build the pages, serve build/html on http://127.0.0.1:8000/
+# (PORT= or PREVIEW_PORT= another port) and build them again whenever a
+# chapter, the labels, the front matter, a style or the evidence is saved;
+# the open page reloads in place (tools/preview/serve.py). The server runs
+# each build (through a variable, so that make -n starts no server). It
+# runs alone, reading no book.mk and running no recipe under the build
+# lock, which it would hold for as long as it runs: each build takes it.
+ifneq ($(and $(filter preview,$(MAKECMDGOALS)),$(filter-out preview,$(MAKECMDGOALS))),)
+$(error make preview runs alone (make preview PORT=N): it builds the book itself, and again at every save)
+endif
+PREVIEW_PORT ?= $(or $(PORT),8000)
+PREVIEW_BUILD = $(MAKE) --no-print-directory html
+.PHONY: preview
+preview: SHELL := /bin/bash
+preview:
+	@tools/need python3 python3 && exec python3 tools/preview/serve.py --port '$(PREVIEW_PORT)' $(B)/html -- $(PREVIEW_BUILD)
 
 # --- Our tools -------------------------------------------------------------
 

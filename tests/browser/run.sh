@@ -75,3 +75,7 @@ fi
 export PAGES
 NODE_PATH=$dir/node_modules node tests/browser/check.js "$B/html" "$B/screenshots" "$chromium" \
     styles/classes.tsv
+status=$?
+# make preview, on a book of its own.
+NODE_PATH=$dir/node_modules CHROMIUM=$chromium tests/browser/preview.sh || status=1
+exit "$status"

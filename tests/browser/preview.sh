@@ -23,13 +23,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 book=$tmp/book
 fixture_book "$book"
-# The book's tools as this tree has built them: copied with their sources'
-# times, so that make compiles only what is older than its source, and
-# the first build takes seconds, not half a minute.
-cp -Rp tools "$book"/
-if [ -d "$B/tools" ]; then
-    mkdir -p "$book/build" && cp -Rp "$B/tools" "$book/build/"
-fi
 
 # Tall enough to scroll; preview.js edits the marker's sentence.
 {

@@ -38,19 +38,29 @@ while IFS=$'\t' read -r label chapter _; do
 done <chapters/labels.tsv
 
 # Every internal link on every page lands on an id of that page or of the
-# page it names.
+# page it names (each page's ids read once).
+# broken_links PAGE: the links of PAGE that land nowhere, a line each.
+broken_links() {
+    perl -e '
+        my ($page) = @ARGV;
+        (my $dir = $page) =~ s{[^/]*$}{};
+        my %ids;
+        sub ids_of { my ($f) = @_; return $ids{$f} //= do {
+            local $/; open my $h, "<", $f or return undef;
+            my $t = <$h>; close $h; +{ map { $_ => 1 } ($t =~ /id="([^"]*)"/g) } } }
+        local $/; open my $h, "<", $page or die "$page: $!"; my $html = <$h>; close $h;
+        my %seen;
+        for my $href (grep { !$seen{$_}++ } $html =~ /href="([^"]*)"/g) {
+            if ($href =~ /^(?:https?|mailto):/) { print "external:$href\n"; next; }
+            my ($file, $frag) = split /#/, $href, 2;
+            my $ids = ids_of($file eq "" ? $page : "$dir$file");
+            if (!$ids) { print "$href\n"; next; }
+            print "$href\n" if defined $frag && $frag ne "" && !$ids->{$frag};
+        }' "$1"
+}
 for ch in "${chapters[@]}" index labels chunks identifiers; do
     page=$B/html/$ch.html
-    bad=$(grep -o 'href="[^"]*"' "$page" | sed 's/^href="//; s/"$//' | sort -u |
-        while read -r href; do
-            case $href in http:*|https:*|mailto:*) echo "external:$href"; continue ;; esac
-            file=${href%%#*}; frag=${href#*#}
-            [ "$file" = "$href" ] && frag=
-            target=$page
-            [ -n "$file" ] && target=$B/html/$file
-            if [ ! -f "$target" ]; then echo "$href"; continue; fi
-            if [ -n "$frag" ] && ! grep -q "id=\"$frag\"" "$target"; then echo "$href"; fi
-        done)
+    bad=$(broken_links "$page")
     if [ -z "$bad" ]; then
         pass "links on $ch.html"
     else
@@ -68,34 +78,53 @@ metas=()
 for ch in "${book_chapters[@]}"; do metas+=("$B/meta/$ch.tsv"); done
 "$B/tools/index-pages" xref "${metas[@]}" >"$tmp/identifiers.check.tsv" 2>&1 ||
     fail "identifier index" "index-pages xref failed: $(head -1 "$tmp/identifiers.check.tsv")"
-# chunk_code PAGE ANCHOR: the text of the chunk's code on the page.
-chunk_code() {
-    A=$2 perl -0777 -ne 'print $1 if /<div id="\Q$ENV{A}\E"\s+class="chunk">(.*?)<div class="chunk-foot">/s' "$1" |
-        sed 's/<[^>]*>//g'
+# check_defined CHAPTER PAGE SOURCE...: prints "N BAD": the kernels and
+# constants the sources define, and what is wrong with their entries (the
+# index's rows, identifiers.html, the code of each defining chunk on the
+# page, read once); appends "CHAPTER NAME" to identifiers.defined.
+check_defined() {
+    perl -e '
+        my ($ch, $page, $rows, $index, $defined, @src) = @ARGV;
+        local $/;
+        open my $f, "<", $page or die "$page: $!"; my $html = <$f>; close $f;
+        my %code;
+        while ($html =~ /<div id="([^"]*)"\s+class="chunk">(.*?)<div class="chunk-foot">/sg) {
+            my ($id, $t) = ($1, $2); $t =~ s/<[^>]*>//g; $code{$id} = $t;
+        }
+        open $f, "<", $index or die "$index: $!"; my $ix = <$f>; close $f;
+        my %entry = map { $_ => 1 } ($ix =~ /<div id="([^"]*)"/g);
+        open $f, "<", $rows or die "$rows: $!"; my %row;
+        for (split /\n/, <$f>) { my @c = split /\t/; $row{"$c[0]\t$c[1]"} = [@c] if @c >= 4; }
+        close $f;
+        open my $out, ">>", $defined or die "$defined: $!";
+        my ($n, $bad) = (0, "");
+        for my $s (@src) {
+            open $f, "<", $s or die "$s: $!"; my $text = <$f>; close $f;
+            my @found;
+            push @found, map { ["kernel", $_] } ($text =~ /__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^()]*\)\s*)?(\w+)\s*\(/g);
+            push @found, map { ["constant", $_] } ($text =~ /^(?:static\s+)?constexpr\s+[\w:<>, ]+?\s+(\w+)\s*(?:=|\[)/mg);
+            for (@found) {
+                my ($kind, $name) = @$_;
+                print $out "$ch $name\n";
+                ++$n;
+                my $r = $row{"$ch\t$name"};
+                if (!$r) { $bad .= " $name(not in the index)"; next; }
+                $bad .= " $name(kind $r->[2])" if $kind eq "kernel" && $r->[2] ne "kernel";
+                $bad .= " $name(no entry on identifiers.html)" unless $entry{"$ch--$name"};
+                my $has = grep { defined $code{$_} && $code{$_} =~ /\b\Q$name\E\b/ } split / /, $r->[3];
+                $bad .= " $name(its chunks lack it)" unless $has;
+            }
+        }
+        print "$n$bad\n";
+    ' "$@"
 }
 : >"$tmp/identifiers.defined"
 for ch in "${chapters[@]}"; do
     roots=$(awk -F'\t' '$1 == "root" { print $2 }' "$B/meta/$ch.tsv")
-    bad= n=0
-    for r in $roots; do
-        while read -r kind name; do
-            echo "$ch $name" >>"$tmp/identifiers.defined"
-            n=$((n + 1))
-            row=$(awk -F'\t' -v c="$ch" -v n="$name" '$1 == c && $2 == n' "$tmp/identifiers.check.tsv")
-            if [ -z "$row" ]; then bad="$bad $name(not in the index)"; continue; fi
-            got=$(printf '%s\n' "$row" | cut -f3)
-            [ "$kind" = kernel ] && [ "$got" != kernel ] && bad="$bad $name(kind $got)"
-            grep -q "<div id=\"$ch--$name\"" "$B/html/identifiers.html" ||
-                bad="$bad $name(no entry on identifiers.html)"
-            found=
-            for a in $(printf '%s\n' "$row" | cut -f4); do
-                chunk_code "$B/html/$ch.html" "$a" | grep -w "$name" >/dev/null && found=1
-            done
-            [ -n "$found" ] || bad="$bad $name(its chunks lack it)"
-        done < <(perl -0777 -ne '
-            while (/__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^()]*\)\s*)?(\w+)\s*\(/g) { print "kernel $1\n" }
-            while (/^(?:static\s+)?constexpr\s+[\w:<>, ]+?\s+(\w+)\s*(?:=|\[)/mg) { print "constant $1\n" }' "$B/src/$r")
-    done
+    srcs=()
+    for r in $roots; do srcs+=("$B/src/$r"); done
+    read -r n bad < <(check_defined "$ch" "$B/html/$ch.html" "$tmp/identifiers.check.tsv" \
+        "$B/html/identifiers.html" "$tmp/identifiers.defined" "${srcs[@]}")
     if [ "$n" -eq 0 ]; then
         fail "identifier index of $ch" "no kernel or constant found in its sources ($roots)"
     elif [ -n "$bad" ]; then

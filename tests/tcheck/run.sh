@@ -122,7 +122,9 @@ chmod +x "$out"
 EOF
 chmod +x "$work/tools/fake-gpuinfo" "$work/mock-prog" "$work/fake-nvcc"
 
-# header FILE PROG GPU: a transcript header for tests.
+# header FILE PROG GPU [COMPILED]: a transcript header for tests; its
+# compile line COMPILED's (default PROG), as a run's or a profile's is the
+# program's it runs.
 header() {
     cat >"$1" <<EOF
 program: $2
@@ -133,7 +135,7 @@ sms: 40
 driver: 580.00 (CUDA 13.0)
 runtime: 13.0
 nvcc: release 13.0, V13.0.88
-compile: nvcc -std=c++17 -O3 -arch=sm_75 -o $2 $2.cu
+compile: nvcc -std=c++17 -O3 -arch=sm_75 -o ${4:-$2} ${4:-$2}.cu
 commit: 0123abc
 EOF
 }
@@ -419,7 +421,10 @@ pc_tests() {
     export MOCK_OUT="$pr/out" FAKE_GPUINFO="$pr/gpuinfo"
     export TOOLS="$work/tools" BIN="$pr/bin" EVIDENCE="$pr/ev" GPUINFO="$work/tools/fake-gpuinfo"
     export NVCC="$work/fake-nvcc" COMMIT=0123abc
-    export "COMPILE_LINE_$(printf '%s' "$pp" | tr -c 'A-Za-z0-9_' '_')=nvcc -std=c++17 -O3 -arch=sm_75 -o $pp $pp.cu"
+    # the compile line the transcript records: a run's or a profile's is
+    # its program's
+    cl=$(sed -n 's/^compile: //p' "$3" | head -n 1)
+    export "COMPILE_LINE_$(printf '%s' "$pp" | tr -c 'A-Za-z0-9_' '_')=$cl"
 
     run sh "$PC" --count check "$pp"
     [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] &&
@@ -470,6 +475,7 @@ pc_tests() {
     tslug=$(cd "$pr/ev.before/$pp" && echo *.txt)
     [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] &&
         [ -f "$pr/ev/$pp/$tslug.pending" ] && [ ! -f "$pr/ev/$pp.expect.pending" ] &&
+        grep -qxF "compile: $cl" "$pr/ev/$pp/$tslug.pending" &&
         diff -r -x '*.pending' "$pr/ev.before" "$pr/ev" >/dev/null && rc=0 || rc=1
     result "$pn/progcheck-record-writes-pending-only" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')$(find "$pr/ev" | tr '\n' ' ')"
 
@@ -487,11 +493,20 @@ pc_tests() {
     unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT
 }
 
-# The fixtures' pairs: transcripts made from their outputs.
+# The fixtures' pairs: transcripts made from their outputs. Between them
+# they hold every hole, hole name and shape of line the book's evidence
+# has; a fixture NAME_ncu is a profile and one with a NAME.run a run.
 for fx in "$fixtures"/*.expect; do
     fp=$(basename "$fx" .expect)
     gpu=$(awk 'match($0, /^GPU: .* \(compute/) { print substr($0, 6, RLENGTH - 14); exit }' "$fixtures/$fp.out")
-    header "$work/h" "$fp" "${gpu:-Fixture GPU X1}"
+    compiled=$fp
+    case $fp in
+        *_ncu) compiled=${fp%_ncu} ;;
+    esac
+    if [ -f "$fixtures/$fp.run" ]; then
+        compiled=$(awk '{ print $1; exit }' "$fixtures/$fp.run")
+    fi
+    header "$work/h" "$fp" "${gpu:-Fixture GPU X1}" "$compiled"
     "$TC" transcript "$work/h" "$fixtures/$fp.out" >"$work/$fp.txt"
     pair_tests "fixture/$fp" "$fx" "$work/$fp.txt"
 done

@@ -14,6 +14,7 @@ chapter=${1:-day32-scan}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 scratch_book "$tmp/book"
+rm -rf "$tmp/book/build" # a clean build: the tools too
 real_nvcc=$(command -v nvcc || true)
 # Count nvcc runs through a wrapper; without nvcc the build skips compiling.
 cat >"$tmp/nvcc" <<WRAP

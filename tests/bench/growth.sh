@@ -1,0 +1,106 @@
+#!/bin/bash
+# A benchmark: how make and make check grow with the book. For each size N
+# (default 5 10 20) a copy of the book with N chapters is built from
+# nothing (make -j2) and checked (make -j2 check), and the seconds of each
+# are printed: make check against the clean make (their ratio), and the
+# cost of each chapter added past the first size as a share of make check
+# at that size. Reports; asserts nothing. With the book's own size alone
+# (tests/bench/growth.sh 5) it is the ratio of make check on a built tree
+# to a clean make -j2 of the book, side by side in one run.
+#
+# usage: tests/bench/growth.sh [N...]
+#
+# The chapters past the book's own are copies of them, in the book's
+# order, each with its files, programs, runs, profiles, figures and labels
+# renamed (scan_2.cu becomes scan_2_c2.cu, blelloch-sweeps
+# blelloch-sweeps-c2) and its evidence copied under the new names; a copy
+# cites the original's chapters as the original does. NVCC= as for make
+# (NVCC=no-such-nvcc weaves without compiling).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit
+. tests/lib.sh
+[ $# -gt 0 ] || set -- 5 10 20
+read -r -a book <<<"$(sed -n 's/^CHAPTERS := //p' Makefile)"
+[ -d "${B:-build}/meta" ] || { echo "growth.sh: build the book first (make): the copies are named from build/meta" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# copy_chapter SRC K DIR: chapter SRC as its K-th copy, SRC-cK, in the book
+# at DIR, with its evidence and its registry lines.
+copy_chapter() {
+    local src=$1 k=$2 dir=$3 s=_c$2 name=$1-c$2
+    local lines=${B:-build}/meta/$src.lines sed=$tmp/rename.sed root base p r f
+    : >"$sed"
+    for root in $(awk -F'\t' '$1 == "root" { print $2 }' "$lines"); do
+        base=${root%.*}
+        case $root in
+            fig-*.cpp) f=${base#fig-}
+                       printf 's#fig-%s\\.cpp#fig-%s-c%s.cpp#g\ns#fig/%s\\.svg#fig/%s-c%s.svg#g\n' \
+                           "$f" "$f" "$k" "$f" "$f" "$k" >>"$sed" ;;
+            *.cu) p=$base
+                  printf 's/\\b%s\\b/%s%s/g\ns/\\b%s_ncu\\b/%s%s_ncu/g\n' "$p" "$p" "$s" "$p" "$p" "$s" >>"$sed"
+                  for r in evidence/*.run; do
+                      [ "$(awk '{ print $1; exit }' "$r")" = "$p" ] || continue
+                      r=$(basename "$r" .run)
+                      printf 's/\\b%s\\b/%s%s/g\n' "$r" "$r" "$s" >>"$sed"
+                  done ;;
+            *) printf 's/\\b%s\\.%s\\b/%s%s.%s/g\n' "$base" "${root##*.}" "$base" "$s" "${root##*.}" >>"$sed" ;;
+        esac
+    done
+    for r in $(awk -F'\t' '$1 == "label" { print $2 }' "$lines"); do
+        printf 's/<<%s>>/<<%s-c%s>>/g\n' "$r" "$r" "$k" >>"$sed"
+        printf '%s-c%s\t%s\n' "$r" "$k" "$name" >>"$dir/chapters/labels.tsv"
+    done
+    sed -f "$sed" "chapters/$src.nw" >"$dir/chapters/$name.nw"
+    # The evidence of its programs, profiles and runs, under their new names.
+    for f in evidence/*; do
+        local new
+        new=evidence/$(basename "$f" | sed -f "$sed")
+        [ "$new" = "$f" ] && continue
+        if [ -d "$f" ]; then
+            mkdir -p "$dir/$new"
+            for t in "$f"/*.txt; do sed -f "$sed" "$t" >"$dir/$new/$(basename "$t")"; done
+        else
+            sed -f "$sed" "$f" >"$dir/$new"
+        fi
+    done
+}
+
+# seconds CMD...: runs CMD, its output to $tmp/log, and prints its seconds.
+seconds() {
+    local start=$EPOCHREALTIME
+    "$@" >"$tmp/log" 2>&1 || { echo "growth.sh: $* failed: $(tail -3 "$tmp/log" | tr '\n' ' ')" >&2; exit 1; }
+    awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", b - a }'
+}
+
+printf '%-9s %8s %12s %8s %12s %11s %s\n' chapters make "per chapter" check "per chapter" "check/make" \
+    "growth (check per added chapter, of check at the first size)"
+first_n= first_check=
+for n in "$@"; do
+    dir=$tmp/book$n
+    rm -rf "$dir" && mkdir -p "$dir"
+    cp -R Makefile tools styles chapters evidence tests "$dir"/
+    # The browser test's playwright-core, as installed here, saves an npm ci.
+    [ -d "${B:-build}/browser" ] && mkdir -p "$dir/build" && cp -R "${B:-build}/browser" "$dir/build/"
+    chapters=()
+    for ((i = 0; i < n; ++i)); do
+        src=${book[i % ${#book[@]}]}
+        k=$((i / ${#book[@]} + 1))
+        if [ "$k" -eq 1 ]; then chapters+=("$src"); else copy_chapter "$src" "$k" "$dir"; chapters+=("$src-c$k"); fi
+    done
+    sed -i "s/^CHAPTERS := .*/CHAPTERS := ${chapters[*]}/" "$dir/Makefile"
+    m=$(seconds make -C "$dir" -j2)
+    c=$(seconds make -C "$dir" -j2 check)
+    closing=$(tail -n 1 "$tmp/log")
+    if [ -z "$first_n" ]; then
+        first_n=$n first_check=$c
+        growth=-
+    else
+        growth=$(awk -v c="$c" -v f="$first_check" -v n="$n" -v m="$first_n" 'BEGIN { printf "%.1f%%", 100 * (c - f) / (n - m) / f }')
+    fi
+    printf '%-9s %8s %12s %8s %12s %11s %s  [%s]\n' "$n" "$m s" "$(awk -v a="$m" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
+        "$c s" "$(awk -v a="$c" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
+        "$(awk -v c="$c" -v m="$m" 'BEGIN { printf "%.2f", c / m }')" "$growth" "$closing"
+    rm -rf "$dir"
+done

@@ -23,8 +23,11 @@
 # Weave
 #   build/meta/NAME.nwpipe --chapter-md--> build/md/NAME.md, NAME.refs,
 #                                          NAME.chunks      (the chunk model)
+#                                          NAME.code.md     (its code blocks)
 #   evidence/PROG/GPU.txt --run-md--> build/md/NAME.run.md  (compile lines and
-#                                                            transcripts)
+#                                     NAME.run.code.md       transcripts)
+#   build/md/NAME.code.md, NAME.run.code.md --pandoc--> build/md/NAME.code.html
+#                                                  (highlighted, once a change)
 #   evidence/PROG.chart + PROG/GPU.txt --chart | gnuplot-->
 #                    build/html/charts/PROG/GPU.svg
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html

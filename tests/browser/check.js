@@ -244,6 +244,18 @@ function cudaWords() {
   return { found, plain: [...plain] };
 }
 
+// Pages opened at once: chromium's processes share the machine's cores,
+// and a page that waits (a load, a screenshot) leaves them to the other.
+const kConcurrency = 3;
+// Runs fn on each of list, kConcurrency at a time.
+async function eachPage(list, fn) {
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) await fn(list[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(kConcurrency, list.length) }, worker));
+}
+
 async function main() {
   const sel = readContract(contractFile);
   fs.mkdirSync(shotDir, { recursive: true });
@@ -303,7 +315,7 @@ async function main() {
   };
   const surveys = new Map();
   const chapterCount = [];
-  for (const file of pages) {
+  await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [];
     let chartCount = 0;
@@ -382,7 +394,7 @@ async function main() {
     }
     if (shape.length) fail(`${name} ids and permalinks`, shape.join('; '));
     else pass(`${name} ids and permalinks (unique ids, a permalink on every heading and chunk)`);
-  }
+  });
   if (new Set(chapterCount).size > 1) {
     fail('browser: table of contents', `pages list different numbers of chapters: ${chapterCount.join(' ')}`);
   }
@@ -422,9 +434,9 @@ async function main() {
 
   // Following a chunk reference scrolls its chunk into view, clear of the
   // bar at the top of a narrow window.
-  for (const file of pages) {
+  await eachPage(pages, async (file) => {
     const s = surveys.get(file);
-    if (!s || !s.refs.length) continue;
+    if (!s || !s.refs.length) return;
     for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
       const { page } = await open(ctx, file);
       const ref = page.locator(`a${sel.chunkRef}`).nth(Math.floor(s.refs.length / 2));
@@ -450,10 +462,10 @@ async function main() {
       }
       await page.close();
     }
-  }
+  });
 
   // The chapters in the dark and in print.
-  for (const file of pages.filter((f) => (surveys.get(f) || {}).toc)) {
+  await eachPage(pages.filter((f) => (surveys.get(f) || {}).toc), async (file) => {
     const base = file.replace(/\.html$/, '');
     const { page, problems } = await open(dark, file);
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -488,14 +500,16 @@ async function main() {
     } else {
       pass(`browser: ${file} in print: no navigation, no code cut off`);
     }
-    const pdf = path.join(shotDir, `${base}.pdf`);
-    await page.pdf({ path: pdf, format: 'A4', printBackground: true });
+    // The page printed, to look at (BROWSER_PDF=1); it asserts nothing.
+    if (process.env.BROWSER_PDF) {
+      await page.pdf({ path: path.join(shotDir, `${base}.pdf`), format: 'A4', printBackground: true });
+    }
     await page.close();
-  }
+  });
 
   // Contrast, in both themes: every page's text, code and line numbers
   // included, at least kMinContrast.
-  for (const file of pages) {
+  await eachPage(pages, async (file) => {
     for (const [ctx, theme] of [[desktop, 'light'], [dark, 'dark']]) {
       const name = `browser: contrast on ${file} (${theme})`;
       const { page } = await open(ctx, file);
@@ -504,18 +518,18 @@ async function main() {
       else pass(`${name}: ${c.count} pieces of text, the lowest ${c.lowest.toFixed(2)}:1`);
       await page.close();
     }
-  }
+  });
 
   // CUDA is highlighted as CUDA: its qualifiers, built-in variables,
   // intrinsics and launch brackets each in a colour of their own.
-  for (const file of pages.filter((f) => (surveys.get(f) || {}).toc)) {
+  await eachPage(pages.filter((f) => (surveys.get(f) || {}).toc), async (file) => {
     const { page } = await open(desktop, file);
     const w = await page.evaluate(cudaWords);
     const name = `browser: CUDA highlighted on ${file}`;
     if (w.plain.length) fail(name, `not highlighted: ${w.plain.join(' ')}`);
     else pass(`${name} (${w.found} of its words)`);
     await page.close();
-  }
+  });
 
   // Every drawing's text inside its drawing: each figure (html/fig/) and
   // each chart, wide and narrow (html/charts/), opened by itself, every
@@ -531,7 +545,7 @@ async function main() {
     };
     walk(dir);
   }
-  for (const file of drawings.sort()) {
+  await eachPage(drawings.sort(), async (file) => {
     const name = `browser: ${file} keeps its text inside`;
     try {
       const { page } = await open(desktop, file);
@@ -566,7 +580,7 @@ async function main() {
     } catch (e) {
       fail(name, String(e.message || e).split('\n')[0]);
     }
-  }
+  });
 
   // Opening the contents on a narrow screen and closing it again keeps
   // the reader's place; following a link of the page's outline closes it.

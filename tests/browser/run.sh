@@ -12,7 +12,8 @@
 # the text as well as below it, and the arrow keys go there. Screenshots of
 # each page at both widths (its first chart and transcript too, the
 # contents open, the chapters in the dark and in print) go to
-# build/screenshots/. The pages' classes come from their contract,
+# build/screenshots/, and with BROWSER_PDF=1 each chapter printed to PDF.
+# Three pages are open at once. The pages' classes come from their contract,
 # styles/classes.tsv, by name.
 #
 # The browser is driven through playwright-core (pinned by package-lock.json

@@ -334,7 +334,9 @@ $(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(snippe
 	$(call update,$(B)/snippets.tsv) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
 
-# make cite LABEL=blelloch-sweeps: where a label lives.
+# make cite LABEL=blelloch-sweeps: where a label lives. It only reads, and
+# so takes no lock: it never waits for a make or a check in the tree.
+cite: private SHELL := /bin/bash
 cite: $(B)/snippets.tsv
 	@awk -F'\t' -v l='$(LABEL)' '$$1 == l { found = 1; \
 	  printf "%s\n  chapter  chapters/%s.nw\n  url      $(B)/html/%s\n  file     $(B)/src/%s, lines %s-%s\n", \

@@ -189,6 +189,32 @@ else
         "$(grep -A3 'id="shared-label"' "$tmp/book/build/html/labels.html" | head -4 | tr '\n' ' ')"
 fi
 
+# make cite only reads, and takes no lock: it answers while another make in
+# the tree holds it (here one whose nvcc waits until the cite is done, or
+# 60 s).
+cat >"$tmp/slow-nvcc" <<EOF
+#!/bin/sh
+: >"$tmp/nvcc.started"
+i=0
+while [ ! -e "$tmp/cited" ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
+: >"$tmp/nvcc.done"
+exit 1
+EOF
+chmod +x "$tmp/slow-nvcc"
+rm -f "$tmp/book/build/bin/one"
+make -s -C "$tmp/book" CHAPTERS="escape one" NVCC="$tmp/slow-nvcc" build/bin/one >/dev/null 2>&1 &
+slow=$!
+while [ ! -e "$tmp/nvcc.started" ] && kill -0 "$slow" 2>/dev/null; do sleep 0.1; done
+if make -s -C "$tmp/book" CHAPTERS="escape one" cite LABEL=renamed-label >"$tmp/out" 2>&1 &&
+   [ ! -e "$tmp/nvcc.done" ] && grep -q '^renamed-label$' "$tmp/out"; then
+    pass "make cite answers while another make in the tree holds its lock"
+else
+    fail "make cite answers while another make in the tree holds its lock" \
+        "$( [ -e "$tmp/nvcc.done" ] && echo 'it waited for the other make; ')$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+: >"$tmp/cited"
+wait "$slow"
+
 # A chapter that quotes recorded values: its page follows the values files
 # through make, and carries the classes of quotes and claims (the contract
 # below wants them on a page).

@@ -92,6 +92,13 @@ for nw in tests/bad/*.nw; do
         pass "make rejects $name, build/ untouched"
     fi
 done
+# Roots such as <<`id>PWNED`.cu>> are refused before a recipe sees them:
+# nothing ran them as a command.
+if [ -n "$(find "$tmp/book" -name PWNED)" ]; then
+    fail "no chapter's root name runs as a command" "a file PWNED appeared"
+else
+    pass "no chapter's root name runs as a command"
+fi
 cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
 make -s -C "$tmp/book" CHAPTERS=escape tangle html >/dev/null 2>&1
 if [ "$(snapshot)" = "$before" ]; then

@@ -755,6 +755,11 @@ static void check_defs(struct lint *l) {
                 report(l, d->line,
                        "@ %%def %s: not an identifier (letters, digits and _)",
                        d->name);
+            } else if (nw_is_cxx_word(d->name)) {
+                report(l, d->line,
+                       "@ %%def %s: that is one of C++'s own words, not a "
+                       "name the chunk defines; name only its identifiers",
+                       d->name);
             } else if (u == c->nuses) {
                 report(l, d->line,
                        "@ %%def %s: the chunk <<%s>> above does not have it "

@@ -766,9 +766,10 @@ accept: $(TCHECK) $(claims) $(LINES)
 	for p in $(SELECTED); do \
 	  for t in evidence/$$p/*.txt.pending; do \
 	    [ -e "$$t" ] || continue; \
-	    e=evidence/$$p.expect; [ -e $$e.pending ] && e=$$e.pending; \
-	    g=$$(basename $$t .txt.pending); v=$(B)/accept/$$p-$$g.tsv; \
-	    $(TCHECK) quotes $$e $$t > $$v || exit 1; \
+	    e=evidence/$$p.expect; [ -e "$$e.pending" ] && e=$$e.pending; \
+	    g=$${t##*/}; g=$${g%.txt.pending}; v=$(B)/accept/$$p-$$g.tsv; \
+	    case $$g in *[!a-z0-9-]*|'') echo "$$t:1: a transcript is named for its GPU, in lowercase letters, digits and -" >&2; exit 1 ;; esac; \
+	    $(TCHECK) quotes "$$e" "$$t" > "$$v" || exit 1; \
 	    replace="$$replace --replace $$p $$g $$v"; \
 	  done; \
 	done; \

@@ -197,6 +197,16 @@ without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2
 run-ok = $(and $(if $(call without,$(1),$(NAME_CHARS)),,ok),$(filter-out $(COMPILED) $(PROFILES),$(1)),\
            $(filter $(COMPILED),$(call run-prog,$(1))))
 RUNS := $(foreach r,$(RUN_FILES:evidence/%.run=%),$(if $(call run-ok,$(r)),$(r)))
+# Transcripts, evidence/PROG/GPU.txt: a transcript is named for its GPU,
+# lowercase letters, digits and - (README, "Transcripts"), and its program
+# is one of the book's (letters, digits, _ and -, as a file root). A name
+# is spliced into recipes' commands, so one of other characters (a blank,
+# a quote, a $, a ;) is given to no recipe: $(B)/stamp/names stops the
+# build on it, naming it. $(call transcripts,PROG): PROG's, so named.
+SLUG_CHARS := $(filter-out _,$(NAME_CHARS)) -
+PROG_CHARS := $(NAME_CHARS) - A B C D E F G H I J K L M N O P Q R S T U V W X Y Z
+transcripts = $(if $(call without,$(1),$(PROG_CHARS)),,$(foreach t,$(wildcard evidence/$(1)/*.txt),\
+                $(if $(call without,$(patsubst evidence/$(1)/%.txt,%,$(t)),$(SLUG_CHARS)),,$(t))))
 # $(call runs-of,PROGS): the runs of PROGS, each after its program's.
 runs-of = $(foreach p,$(1),$(foreach r,$(RUNS),$(if $(filter $(p),$(call run-prog,$(r))),$(r))))
 # The programs whose output evidence/ holds: record, accept, compare and
@@ -210,12 +220,12 @@ PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES) $(RUNS),$(if $(wildcard 
 # named holes of every transcript of a program, a profile or a run
 # (evidence/PROG/GPU.txt), as tcheck quotes reads them.
 VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
-            $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(wildcard evidence/$(p)/*.txt))) \
+            $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(call transcripts,$(p)))) \
           $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))))
 
 # A chart for every transcript of a program that says what to draw
 # (evidence/PROG.chart); a program with no transcript yet has none.
-charted = $(if $(wildcard evidence/$(1).chart),$(wildcard evidence/$(1)/*.txt))
+charted = $(if $(wildcard evidence/$(1).chart),$(call transcripts,$(1)))
 # Each is drawn twice: wide, and narrow for a phone (PROG/GPU.narrow.svg).
 CHARTS := $(foreach s,.svg .narrow.svg,$(patsubst evidence/%.txt,$(B)/html/charts/%$(s),\
             $(foreach p,$(PROGRAMS),$(call charted,$(p)))))
@@ -398,13 +408,25 @@ $(RUNS:%=$(B)/bin/%): $(B)/bin/%: evidence/%.run | $(B)/stamp/names $(B)/bin
 # book takes the name of a profile, PROG_ncu. One line says what is wrong.
 # What reads a run waits for this check (order-only), and is not remade
 # each time it passes.
-$(B)/stamp/names: $(RUN_FILES) $(wildcard evidence/*.ncu) $(B)/book.mk $(LIST_CHANGED) | $(B)/stamp
+# (It reads the files whose names make may hold, and the folders, whose
+# times change as a file is added, removed or renamed.)
+named-ok = $(foreach f,$(1),$(if $(call without,$(patsubst evidence/%$(2),%,$(f)),$(PROG_CHARS)),,$(f)))
+$(B)/stamp/names: $(call named-ok,$(RUN_FILES),.run) $(call named-ok,$(wildcard evidence/*.ncu),.ncu) \
+                  $(call named-ok,$(wildcard evidence/*/),/) evidence $(B)/book.mk $(LIST_CHANGED) | $(B)/stamp
 	$(Q)bad() { echo "$$1:1: $$2" >&2; exit 1; }; \
+	for d in evidence/*/; do \
+	  [ -d "$$d" ] || continue; p=$${d#evidence/}; p=$${p%/}; \
+	  case $$p in *[!A-Za-z0-9_-]*) bad "$${d%/}" "a folder of evidence is named for its program: letters, digits, _ and -" ;; esac; \
+	  for t in "$$d"*.txt; do \
+	    [ -e "$$t" ] || continue; g=$${t##*/}; g=$${g%.txt}; \
+	    case $$g in *[!a-z0-9-]*) bad "$$t" "a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)" ;; esac; \
+	  done; \
+	done; \
 	for p in $(filter $(COMPILED),$(PROFILES)); do \
 	  bad "evidence/$${p%_ncu}.ncu" "its profile is named $$p, as a program of the book is; rename the program"; \
 	done; \
-	for f in $(RUN_FILES); do \
-	  r=$${f#evidence/}; r=$${r%.run}; \
+	for f in evidence/*.run; do \
+	  [ -e "$$f" ] || continue; r=$${f#evidence/}; r=$${r%.run}; \
 	  case $$r in *[!a-z0-9_]*) bad "$$f" "\"$$r\" is not a run's name: lowercase letters, digits and _" ;; esac; \
 	  case " $(COMPILED) $(PROFILES) " in *" $$r "*) \
 	    bad "$$f" "$$r is the name of a program of the book; give the run a name of its own" ;; esac; \
@@ -506,13 +528,13 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 # each transcript after its chart where it has one; after a program's, its
 # runs' (-r), each with its command line.
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
-                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p/*.txt evidence/$$p.run)) \
+                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
                   $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
 	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
-	  $(wildcard evidence/$(p)/*.txt) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
-	    $(wildcard evidence/$(r)/*.txt) --)) > $@.tmp && \
+	  $(call transcripts,$(p)) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
+	    $(call transcripts,$(r)) --)) > $@.tmp && \
 	$(call update,$(B)/md/$*.run.code.md) && mv -f $@.tmp $@
 $(B)/md/%.run.code.md: $(B)/md/%.run.md ;
 
@@ -670,14 +692,14 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 NB_SETUP := tools/book/notebook-setup.py
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(notebook-md) tools/compile.mk \
                  $(NB_SETUP) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
-                 $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p/*.txt evidence/$$p.run)) \
+                 $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p.run) $$(call transcripts,$$p)) \
                  $$(QUOTED) | $(B)/stamp/names $(B)/md
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values -s $(NB_SETUP) -l $(REGISTRY) $(addprefix -m ,$(META)) \
 	  $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
-	    $(wildcard evidence/$(p).expect) $(wildcard evidence/$(p)/*.txt) -- \
+	    $(wildcard evidence/$(p).expect) $(call transcripts,$(p)) -- \
 	    $(foreach r,$(call runs-of,$(p)),-r '$(r)' '$(call run-args,$(r))' \
-	      $(wildcard evidence/$(r).expect) $(wildcard evidence/$(r)/*.txt) --)) \
+	      $(wildcard evidence/$(r).expect) $(call transcripts,$(r)) --)) \
 	  > $@.tmp && mv -f $@.tmp $@
 
 # The chapter's figures go into the notebook as attachments, from html/.
@@ -749,9 +771,10 @@ accept: $(TCHECK) $(claims) $(LINES)
 	for p in $(SELECTED); do \
 	  for t in evidence/$$p/*.txt.pending; do \
 	    [ -e "$$t" ] || continue; \
-	    e=evidence/$$p.expect; [ -e $$e.pending ] && e=$$e.pending; \
-	    g=$$(basename $$t .txt.pending); v=$(B)/accept/$$p-$$g.tsv; \
-	    $(TCHECK) quotes $$e $$t > $$v || exit 1; \
+	    e=evidence/$$p.expect; [ -e "$$e.pending" ] && e=$$e.pending; \
+	    g=$${t##*/}; g=$${g%.txt.pending}; v=$(B)/accept/$$p-$$g.tsv; \
+	    case $$g in *[!a-z0-9-]*|'') echo "$$t:1: a transcript is named for its GPU, in lowercase letters, digits and -" >&2; exit 1 ;; esac; \
+	    $(TCHECK) quotes "$$e" "$$t" > "$$v" || exit 1; \
 	    replace="$$replace --replace $$p $$g $$v"; \
 	  done; \
 	done; \

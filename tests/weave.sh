@@ -92,6 +92,13 @@ for nw in tests/bad/*.nw; do
         pass "make rejects $name, build/ untouched"
     fi
 done
+# Roots such as <<`id>PWNED`.cu>> are refused before a recipe sees them:
+# nothing ran them as a command.
+if [ -n "$(find "$tmp/book" -name PWNED)" ]; then
+    fail "no chapter's root name runs as a command" "a file PWNED appeared"
+else
+    pass "no chapter's root name runs as a command"
+fi
 cp tests/fixtures/escape.nw "$tmp/book/chapters/escape.nw"
 make -s -C "$tmp/book" CHAPTERS=escape tangle html >/dev/null 2>&1
 if [ "$(snapshot)" = "$before" ]; then
@@ -289,6 +296,27 @@ bad_run "of no program of the book" ghost_twice.run 'ghost --twice' 'ghost is no
 bad_run "named as a program is" runs.run 'runs --twice' 'runs is the name of a program of the book'
 bad_run "of two lines" runs_two.run "$(printf 'runs --twice\nruns')" 'want one line, PROG ARG...'
 bad_run "with a quote in an argument" runs_quote.run "runs --name='x'" 'an argument holds a character'
+# A name the evidence gives a file reaches no shell: a transcript or a run
+# named as a command stops the build with one line, and runs nothing.
+bad_name() { # NAME FILE WANT
+    cp "$tmp/book/evidence/runs/alpha-gpu.txt" "$tmp/book/evidence/$2"
+    expect_error "make rejects $1" "evidence/$2:1: $3" CHAPTERS="$book" html
+    rm -f "$tmp/book/evidence/$2"
+    if [ -n "$(find "$tmp/book" -name 'PWNED*')" ]; then
+        fail "make runs no command that $1 names" "a file PWNED appeared"
+        rm -f "$tmp/book"/PWNED*
+    else
+        pass "make runs no command that $1 names"
+    fi
+}
+bad_name "a transcript named \$(...)" 'runs/$(touch PWNED).txt' \
+    'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)'
+bad_name "a transcript named with a ;" 'runs/a;touch PWNED;b.txt' \
+    'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)'
+bad_name "a transcript named with a blank" 'runs/alpha gpu.txt' \
+    'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)'
+bad_name "a run named \$(...)" '$(touch PWNED).run' \
+    '"$(touch PWNED)" is not a run'"'"'s name: lowercase letters, digits and _'
 printf '# Clash\n\n<<runs_ncu.cu>>=\nint main() { return 0; }\n@\n' >"$tmp/book/chapters/clash.nw"
 : >"$tmp/book/evidence/runs.ncu"
 KEEP=1 expect_error "make rejects a program named as a profile, PROG_ncu" \

@@ -50,10 +50,16 @@
 #define PRINTF_LIKE(f, a)
 #endif
 
-/* The names the book takes as file roots, as README states them. */
+/* The names the book takes as file roots, as README states them. A root's
+ * name becomes a file's, a program's and a make target's, and reaches
+ * shell commands: nothing but these characters gets that far. */
 static const char kRootRule[] =
-    "a file root is a file name with no directory and no blank, of type "
-    ".cu, .cuh or .h, or a figure, fig-NAME.cpp";
+    "a file root is a file name of letters, digits, _ and -, with no "
+    "directory and one extension, of type .cu, .cuh or .h, or a figure, "
+    "fig-NAME.cpp";
+enum { kMaxRootName = 100 };
+/* noweb's markup cuts a chunk's name at this many bytes. */
+enum { kMarkupNameMax = 254 };
 
 static const char kBom[] = "\xEF\xBB\xBF"; /* U+FEFF in UTF-8 */
 
@@ -233,6 +239,49 @@ static int ends_like_file(const char *name) {
     return 1;
 }
 
+/* A file root's name, c's: letters, digits, _ and -, then one extension,
+ * and not longer than kMaxRootName. Says what is wrong and returns 0, or
+ * returns 1. (Its type is checked after.) */
+static int root_name_ok(struct lint *l, const struct nw_chunk *c) {
+    const char *name = c->name;
+    size_t n = strlen(name);
+    const char *dot = strchr(name, '.');
+    for (const char *p = name; *p; ++p) {
+        unsigned char ch = (unsigned char)*p;
+        if (isalnum(ch) || ch == '_' || ch == '-' || ch == '.') {
+            continue;
+        }
+        char shown[8];
+        if (ch >= 0x21 && ch < 0x7f) {
+            snprintf(shown, sizeof shown, "'%c'", ch);
+        } else {
+            snprintf(shown, sizeof shown, "0x%02x", ch);
+        }
+        report(l, c->line,
+               "file root <<%s>> holds the character %s at column %zu of its "
+               "name; %s",
+               name, shown, (size_t)(p - name) + 1, kRootRule);
+        return 0;
+    }
+    if (dot == name || name[0] == '-') {
+        report(l, c->line,
+               "file root <<%s>> begins with '%c'; it begins with a letter, "
+               "a digit or _; %s",
+               name, name[0], kRootRule);
+    } else if (strchr(dot + 1, '.') != NULL) {
+        report(l, c->line, "file root <<%s>> has more than one '.'; %s",
+               name, kRootRule);
+    } else if (n > kMaxRootName) {
+        report(l, c->line,
+               "file root <<%.20s...>> is %zu characters long; the book "
+               "takes names of up to %d: shorten it",
+               name, n, kMaxRootName);
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
 /* A root, c, that is meant as a file: says what is wrong with its name, if
  * anything, and returns 1; returns 0 where c is no attempt at a file root. */
 static int check_root(struct lint *l, const struct nw_chunk *c) {
@@ -247,8 +296,9 @@ static int check_root(struct lint *l, const struct nw_chunk *c) {
                kRootRule);
     } else if (nw_is_file_name(name)) {
         const char *dot = strrchr(name, '.');
-        if (dot != NULL && strcmp(dot, ".cpp") == 0 &&
-            !nw_is_figure_root(name)) {
+        if (!root_name_ok(l, c)) {
+            /* root_name_ok said what is wrong */
+        } else if (strcmp(dot, ".cpp") == 0 && !nw_is_figure_root(name)) {
             report(l, c->line,
                    "file root <<%s>>: a .cpp root is a figure, named "
                    "fig-NAME.cpp with NAME of lowercase letters, digits and "
@@ -283,6 +333,13 @@ static size_t check_names(struct lint *l) {
         const char *name = c->name;
         if (name[0] == '\0') {
             report(l, c->line, "a chunk with an empty name");
+        } else if (strlen(name) >= kMarkupNameMax) {
+            report(l, c->line,
+                   "chunk <<%.20s...>>: noweb's markup keeps %d bytes of a "
+                   "chunk's name, and this one has at least as many; "
+                   "shorten it",
+                   name, kMarkupNameMax);
+            roots += is_root(doc, c); /* no "no file root" after it */
         } else if (is_root(doc, c)) {
             if (check_root(l, c)) {
                 ++roots;
@@ -697,6 +754,11 @@ static void check_defs(struct lint *l) {
             if (!nw_is_ident(d->name)) {
                 report(l, d->line,
                        "@ %%def %s: not an identifier (letters, digits and _)",
+                       d->name);
+            } else if (nw_is_cxx_word(d->name)) {
+                report(l, d->line,
+                       "@ %%def %s: that is one of C++'s own words, not a "
+                       "name the chunk defines; name only its identifiers",
                        d->name);
             } else if (u == c->nuses) {
                 report(l, d->line,

@@ -16,8 +16,8 @@
 # book does not have), and every root of a chapter
 # read is tangled from its pipeline by noweb's nt: plainly with snippet
 # markers into BUILD/src, and with #line directives into BUILD/lsrc. Only
-# then do the files move in place: cpif keeps a file's timestamp when its
-# text did not change (so a prose edit compiles nothing), and the chapter's
+# then do the files move in place, each only where its text changed, so
+# that its timestamp stays (a prose edit compiles nothing), and the chapter's
 # title, roots and labels (BUILD/meta/NAME.tsv; NAME.lines adds their lines,
 # the citations and the quotes and claims of the prose) change only when
 # they do.
@@ -60,8 +60,28 @@ in_list() { # WORD LIST...
     done
     return 1
 }
-roots_of() { # DESCRIPTION: the file roots it lists
+roots_of() { # DESCRIPTION: the file roots it lists, one a line
     awk -F'\t' '$1 == "root" { print $2 }' "$1"
+}
+# Every name below is quoted, though chapter-meta has already refused a
+# root of other characters than letters, digits, _, - and one dot: a
+# chapter's names never reach a shell as words or patterns.
+root_list=()
+set_roots() { # DESCRIPTION: root_list=(the file roots it lists)
+    mapfile -t root_list < <(roots_of "$1")
+}
+# install_if FILE: FILE's text from stdin, moved in place only where it
+# changed, so that its timestamp follows its text (noweb's cpif, whose
+# names are unquoted, and which copies in place rather than renames).
+install_if() {
+    local new
+    new=$(mktemp "$work/new.XXXXXX")
+    cat >"$new"
+    if cmp -s "$new" "$1"; then
+        rm -f "$new"
+    else
+        mv -f "$new" "$1"
+    fi
 }
 
 # 1. Read every changed chapter, and every chapter not read before.
@@ -91,7 +111,8 @@ done
 
 # 3. Tangle every root of the chapters read.
 for c in "${read[@]}"; do
-    for r in $(roots_of "$work/$c.lines"); do
+    set_roots "$work/$c.lines"
+    for r in "${root_list[@]}"; do
         "$SNIPPET_MARKS" <"$work/$c.nwpipe" | "$NT" -R"$r" >"$work/src/$r"
         "$NT" -t -L -R"$r" <"$work/$c.nwpipe" >"$work/lsrc/$r"
     done
@@ -111,13 +132,15 @@ drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
 }
 for c in "${read[@]}"; do
     if [ -e "$b/meta/$c.lines" ]; then
-        for r in $(roots_of "$b/meta/$c.lines"); do
-            grep -qxF "$r" <(roots_of "$work/$c.lines") || drop_root "$r"
+        set_roots "$b/meta/$c.lines"
+        for r in "${root_list[@]}"; do
+            grep -qxF -- "$r" <(roots_of "$work/$c.lines") || drop_root "$r"
         done
     fi
-    for r in $(roots_of "$work/$c.lines"); do
-        cpif "$b/src/$r" <"$work/src/$r"
-        cpif "$b/lsrc/$r" <"$work/lsrc/$r"
+    set_roots "$work/$c.lines"
+    for r in "${root_list[@]}"; do
+        install_if "$b/src/$r" <"$work/src/$r"
+        install_if "$b/lsrc/$r" <"$work/lsrc/$r"
     done
     awk -F'\t' -v OFS='\t' '$1 == "title" || $1 == "root" || $1 == "label" { print $1, $2 }' "$work/$c.lines" >"$work/$c.tsv"
     cmp -s "$work/$c.tsv" "$b/meta/$c.tsv" || mv -f "$work/$c.tsv" "$b/meta/$c.tsv"
@@ -128,7 +151,8 @@ for m in "$b"/meta/*.lines; do
     [ -e "$m" ] || continue
     c=$(basename "$m" .lines)
     in_list "$c" "${book[@]}" && continue
-    for r in $(roots_of "$m"); do
+    set_roots "$m"
+    for r in "${root_list[@]}"; do
         drop_root "$r"
     done
     rm -f "$b/meta/$c".* "$b/md/$c".* "$b/html/$c.html" \

@@ -8,8 +8,9 @@
 # The spec, one setting a line; blank lines and lines starting with # are
 # ignored:
 #
-#   run          ARG...   the program's arguments (words split at blanks):
-#                         its --quick run keeps ncu's replays short
+#   run          ARG...   the program's arguments (words split at blanks;
+#                         letters, digits and - _ . , = : / +): its
+#                         --quick run keeps ncu's replays short
 #   kernel       NAME     a kernel to profile, by its function name; repeat
 #                         the line for several
 #   kernel       regex:RE or one regular expression (ncu's --kernel-name),
@@ -88,7 +89,13 @@ function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
     sub(/^[ \t]*[^ \t]+[ \t]*/, "", val)
     sub(/[ \t]+$/, "", val)
 }
-key == "run" { if (nrun++) bad("a second run line; give every argument on one"); args = val; next }
+key == "run" {
+    if (nrun++) bad("a second run line; give every argument on one")
+    # The arguments are split at blanks and given to the program as they
+    # are, as those of a run (evidence/RUN.run): no pattern, quote or $.
+    if (val ~ /[^-A-Za-z0-9_.,=:\/+ \t]/) bad("an argument holds a character other than letters, digits and - _ . , = : / +")
+    args = val; next
+}
 key == "kernel" {
     if (val == "") bad("kernel needs a name, or regex:RE")
     if (val ~ /^regex:/) {
@@ -171,7 +178,9 @@ set -- --clock-control none --csv --page raw --print-units base \
 [ -n "$count" ] && set -- "$@" --launch-count "$count"
 set -- "$@" --metrics "$(echo "$metrics" | tr ' ' ',')" --log-file "$work/ncu.log" "$prog"
 # shellcheck disable=SC2086 # the spec's arguments are words
+set -f # the arguments are words, never patterns
 set -- "$@" $args
+set +f
 rc=0
 "$ncu" "$@" >"$work/out" 2>"$work/err" </dev/null || rc=$?
 [ -f "$work/ncu.log" ] || : >"$work/ncu.log"

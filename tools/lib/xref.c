@@ -25,7 +25,7 @@ static const char *const kWords[] = {
     "__host__", "__launch_bounds__", "__managed__", "__noinline__",
     "__restrict__", "__shared__"};
 
-static int is_word(const char *name) {
+int nw_is_cxx_word(const char *name) {
     for (size_t i = 0; i < sizeof kWords / sizeof kWords[0]; ++i) {
         if (strcmp(kWords[i], name) == 0) {
             return 1;
@@ -253,7 +253,7 @@ void nw_xref_build(const struct nw_doc *doc, struct nw_xref *x) {
                 continue; /* chapter-meta rejects a stated one */
             }
             if (!(d->flags & NW_ID_STATED)) {
-                if (is_word(d->name) || is_type_of_decl(c, d)) {
+                if (nw_is_cxx_word(d->name) || is_type_of_decl(c, d)) {
                     continue;
                 }
                 if (scope < 0) {

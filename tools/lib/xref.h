@@ -59,5 +59,8 @@ long nw_xref_target(const struct nw_doc *doc, const struct nw_xentry *e,
 
 /* An identifier as noweb's finduses reads one: letters, digits and '_'. */
 int nw_is_ident(const char *s);
+/* Is name one of C++'s or CUDA's own words (int, constexpr, __global__),
+ * which the book never indexes? */
+int nw_is_cxx_word(const char *name);
 
 #endif

@@ -563,7 +563,7 @@ case $cmd in
     check | record | accept | compare | lint | fresh) ;;
     verify) [ $# -eq 2 ] || usage ;;
     fingerprint)
-        [ $# -eq 1 ] && valid_name "$1" || usage
+        if [ $# -ne 1 ] || ! valid_name "$1"; then usage; fi
         cl=$(compile_line "$1")
         [ -n "$cl" ] || { echo "progcheck.sh: no compile line for $1: set $(env_name "$1")" >&2; exit 2; }
         if [ -z "${NVCC_VERSION:-}" ] && ! NVCC_VERSION=$(nvcc_version); then

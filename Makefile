@@ -500,11 +500,15 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript after its chart where it has one; after a program's, its
 # runs' (-r), each with its command line.
+# Each transcript's provenance is shown with it, and a stale one (README,
+# "Fingerprints") under a warning that says so: run-md reads the verdicts
+# of progcheck.sh fresh, $(B)/fresh/PROG.txt, and stops where one is missing.
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p/*.txt evidence/$$p.run)) \
+                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(if $$(wildcard evidence/$$p/*.txt),$(B)/fresh/$$p.txt)) \
                   $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
-	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp \
+	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(wildcard evidence/$(p)/*.txt) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
 	    $(wildcard evidence/$(r)/*.txt) --)) > $@.tmp && \
@@ -772,6 +776,13 @@ fingerprint: $(TCHECK) tangle
 # profile or a run is its program, sanitized as such.
 sanitize: programs $(TCHECK)
 	@tools/evidence/sanitize.sh $(B)/bin $(filter-out $(PROFILES) $(RUNS),$(SELECTED))
+
+# Whether each transcript of PROG measured today's code: progcheck.sh
+# fresh's lines, for the page (run-md -f). Never fails: make check does.
+$(B)/fresh/%.txt: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
+                  $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
+	$(Q)$(TRAP)mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
+	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $@.tmp && mv -f $@.tmp $@
 
 # Every program's compile line, "PROG: LINE", as a record writes it (a
 # run's and a profile's are their program's), for the tests that hold the

@@ -527,11 +527,15 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript after its chart where it has one; after a program's, its
 # runs' (-r), each with its command line.
+# Each transcript's provenance is shown with it, and a stale one (README,
+# "Fingerprints") under a warning that says so: run-md reads the verdicts
+# of progcheck.sh fresh, $(B)/fresh/PROG.txt, and stops where one is missing.
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
+                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
                   $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
-	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp \
+	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(call transcripts,$(p)) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
 	    $(call transcripts,$(r)) --)) > $@.tmp && \
@@ -739,7 +743,7 @@ SELECTED = $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))
 env-name = $(subst -,_,$(subst .,_,$(1)))
 # A profile's is its program's, the code that ncu measured, and a run's
 # the program's it runs.
-PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence NVCC='$(NVCC)' \
+PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence SRC=$(B)/src NVCC='$(NVCC)' \
   $(foreach p,$(COMPILED),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p))') \
   $(foreach p,$(PROFILES),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(p:%_ncu=%))') \
   $(foreach p,$(RUNS),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(call run-prog,$(p)))') \
@@ -752,7 +756,7 @@ $(GPUINFO): tools/evidence/gpuinfo.c | $(B)/tools
 	$(call say,NVCC,$@)
 	$(Q)$(TRAP)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
 
-.PHONY: record profile accept compare verify sanitize dist FORCE
+.PHONY: record profile accept compare verify sanitize dist fingerprint FORCE
 FORCE:
 # Run every program and every run (or PROG=...) on this machine's GPU and
 # write pending transcripts and expectations beside the evidence; `make
@@ -790,10 +794,33 @@ verify: $(TCHECK)
 	@test -n "$(PROG)" -a -n "$(OUTPUT)" || \
 	  { echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; }
 	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
+# make fingerprint PROG=scan_2: the fingerprint a record of it writes now
+# (README, "Fingerprints"), of the code in $(B)/src, or in SRC=DIR (a tree
+# tangled from another commit), with this machine's nvcc or NVCC_VERSION=.
+fingerprint: $(TCHECK) tangle
+	@test -n "$(PROG)" || { echo "usage: make fingerprint PROG=name [SRC=dir] [NVCC_VERSION=...]" >&2; exit 2; }
+	@$(PROGCHECK) fingerprint $(PROG)
 # Every program's --quick sizes under compute-sanitizer's four tools; a
 # profile or a run is its program, sanitized as such.
 sanitize: programs $(TCHECK)
 	@tools/evidence/sanitize.sh $(B)/bin $(filter-out $(PROFILES) $(RUNS),$(SELECTED))
+
+# Whether each transcript of PROG measured today's code: progcheck.sh
+# fresh's lines, for the page (run-md -f). Never fails: make check does.
+$(B)/fresh/%.txt: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
+                  $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
+	$(Q)$(TRAP)mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
+	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $@.tmp && mv -f $@.tmp $@
+
+# Every program's compile line, "PROG: LINE", as a record writes it (a
+# run's and a profile's are their program's), for the tests that hold the
+# transcripts to the code they measured (progcheck.sh fresh, COMPILE_LINES).
+$(B)/compile-lines: FORCE | $(B)/stamp
+	$(Q)trap 'rm -f $@.tmp' EXIT; printf '%s\n' \
+	  $(foreach p,$(COMPILED),'$(p): $(call compile-line,$(p))') \
+	  $(foreach p,$(PROFILES),'$(p): $(call compile-line,$(p:%_ncu=%))') \
+	  $(foreach p,$(RUNS),'$(p): $(call compile-line,$(call run-prog,$(p)))') \
+	  > $@.tmp && $(call update,$@)
 
 # --- The GPU bundle ---------------------------------------------------------
 # For a machine with a GPU and nvcc but no noweb or pandoc (a notebook T4,
@@ -842,7 +869,8 @@ CHECKED_COMPILED = $(foreach c,$(CHECKED),$(PROGS.$(c)))
 CHECKED_PROGRAMS = $(filter $(CHECKED_COMPILED) $(CHECKED_COMPILED:%=%_ncu) $(call runs-of,$(CHECKED_COMPILED)),$(PROGRAMS))
 check: private SHELL := /bin/bash
 check:
-	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(claims) $(if $(HAVE_NVCC),$(GPUINFO))
+	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(claims) $(if $(HAVE_NVCC),$(GPUINFO)) \
+	  $(B)/compile-lines
 	+$(Q)$(MAKE) --no-print-directory --output-sync=target -f tests/check.mk \
 	  B=$(B) NVCC='$(HAVE_NVCC)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' \
 	  PROGRAMS='$(CHECKED_PROGRAMS)' BOOK_PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' RUNS='$(RUNS)' \

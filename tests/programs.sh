@@ -1,6 +1,7 @@
 #!/bin/bash
 # The programs and their evidence: every transcript well-formed and matching
-# its expectation, no orphans (no GPU needed); then, where there is a GPU,
+# its expectation, no orphans, each of the code it measured (its
+# fingerprint; no GPU needed); then, where there is a GPU,
 # every program run and held to its evidence. Then the GPU bundle, unpacked
 # and checked as a student's notebook would.
 set -uo pipefail
@@ -13,15 +14,23 @@ read -r -a programs <<<"${PROGRAMS:-}"
 read -r -a book_programs <<<"${BOOK_PROGRAMS:-${PROGRAMS:-}}"
 export TOOLS=$B/tools BIN=$B/bin EVIDENCE=evidence
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
 sh tools/evidence/progcheck.sh lint "${book_programs[@]}" || failed=1
+# Each transcript held to the code it measured, a stale one failing at its
+# program's line in the chapter (README, "Fingerprints").
+for c in ${BOOK_CHAPTERS:-${CHAPTERS:-}}; do
+    awk -F '\t' -v c="$c" '$1 == "root" && $2 ~ /\.cu$/ {
+        sub(/\.cu$/, "", $2); print $2 ": chapters/" c ".nw:" $3 }' "$B/meta/$c.lines"
+done >"$tmp/locations"
+SRC=$B/src COMPILE_LINES=$B/compile-lines LOCATIONS=$tmp/locations \
+    sh tools/evidence/progcheck.sh fresh "${programs[@]}" || failed=1
 sh tools/evidence/progcheck.sh check "${programs[@]}" || failed=1
 # What follows is the whole book's: the evidence checker's refusals and the
 # GPU bundle.
 [ -z "${CHECK_CHAPTER:-}" ] || exit "$failed"
 programs=("${book_programs[@]}")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # Broken evidence fails the lint, naming the file: a transcript whose last
 # line was cut short, one with a header line gone, an empty one, and an

@@ -545,6 +545,9 @@ pc_tests() {
     cp "$work/pair/ev/$pp.expect" "$pr/ev/"
     cp "$work/pair/ev/$pp"/*.txt "$pr/ev/$pp/"
     cp "$work/mock-prog" "$pr/bin/$pp"
+    mkdir -p "$pr/src"
+    printf 'int main() { return 0; }\n' >"$pr/src/$pp.cu"
+    export SRC="$pr/src"
     body "$3" >"$pr/out"
     sed -n '3,7p' "$3" >"$pr/gpuinfo"
     export MOCK_OUT="$pr/out" FAKE_GPUINFO="$pr/gpuinfo"
@@ -605,6 +608,8 @@ pc_tests() {
     [ "$rc" -eq 0 ] && [ "$(head -n 1 "$work/o")" = "PASS $pp" ] &&
         [ -f "$pr/ev/$pp/$tslug.pending" ] && [ ! -f "$pr/ev/$pp.expect.pending" ] &&
         grep -qxF "compile: $cl" "$pr/ev/$pp/$tslug.pending" &&
+        grep -qxF "fingerprint: $("$TC" fingerprint -c "$cl" -v "release 13.0, V13.0.88" "$pr/src/$pp.cu")" \
+            "$pr/ev/$pp/$tslug.pending" &&
         diff -r -x '*.pending' "$pr/ev.before" "$pr/ev" >/dev/null && rc=0 || rc=1
     result "$pn/progcheck-record-writes-pending-only" "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')$(find "$pr/ev" | tr '\n' ' ')"
 
@@ -695,6 +700,9 @@ fx_setup() {
     header "$work/h" demo "Fixture GPU X1"
     "$TC" transcript "$work/h" "$fixtures/demo.out" >"$fr/ev/demo/fixture-gpu-x1.txt"
     cp "$work/mock-prog" "$fr/bin/demo"
+    mkdir -p "$fr/src"
+    printf 'int main() { return 0; }\n' >"$fr/src/demo.cu"
+    export SRC="$fr/src"
     sed -n '3,7p' "$work/h" >"$fr/gpuinfo"
     export MOCK_OUT="$fixtures/demo.out" FAKE_GPUINFO="$fr/gpuinfo"
     export TOOLS="$work/tools" BIN="$fr/bin" EVIDENCE="$fr/ev" GPUINFO="$work/tools/fake-gpuinfo"
@@ -1057,7 +1065,7 @@ rc=0
 result tcheck/memory-bounded-one-long-line "$rc" "exit $rc: $(head -c 300 "$work/o" | tr '\n' '|')$(head -c 200 "$work/e")"
 rm -f "$work/big.out"
 
-unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT PC_PIDFILE
+unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT PC_PIDFILE SRC
 
 # ---------------------------------------------------------------------
 # The GPU bundle, made by hand: a stand-in nvcc "compiles" shell scripts.
@@ -1077,6 +1085,8 @@ if command -v make >/dev/null 2>&1; then
     mkdir -p "$bd/evidence/skipper"
     printf 'GPU: Fixture GPU X1\n' >"$work/sk.out"
     header "$work/hs" skipper "Fixture GPU X1"
+    echo "fingerprint: $("$TC" fingerprint -c "$work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o skipper skipper.cu" \
+        -v "release 13.0, V13.0.88" "$bd/src/skipper.cu")" >>"$work/hs"
     "$TC" transcript "$work/hs" "$work/sk.out" >"$bd/evidence/skipper/fixture-gpu-x1.txt"
     sed -n '3,7p' "$work/h" >"$bd/gpuinfo.txt"
     export FAKE_GPUINFO="$bd/gpuinfo.txt" FAKE_GPUINFO_PROG="$work/tools/fake-gpuinfo"
@@ -1094,7 +1104,9 @@ if command -v make >/dev/null 2>&1; then
     [ "$rc" -eq 0 ] && grep -q "^compile: $work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu$" \
         "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
         grep -q "^commit: 0123abc$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
-        grep -q "^nvcc: release 13.0, V13.0.88$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" && rc=0 || rc=1
+        grep -q "^nvcc: release 13.0, V13.0.88$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
+        grep -qxF "fingerprint: $("$TC" fingerprint -c "$work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu" \
+            -v "release 13.0, V13.0.88" "$bd/src/demo.cu")" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" && rc=0 || rc=1
     result bundle/record "$rc" "$(tr '\n' '|' <"$work/o")$(tail -n 2 "$work/e")"
     run bmake accept PROG=demo
     [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
@@ -1106,8 +1118,17 @@ if command -v make >/dev/null 2>&1; then
     [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
     result bundle/verify "$rc" "$(tr '\n' '|' <"$work/o")"
     run bmake lint
-    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "2 passed, 0 failed, 0 skipped" ] && rc=0 || rc=1
+    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "2 passed, 0 failed, 0 skipped" ] &&
+        grep -qx "PASS fresh evidence/demo/fixture-gpu-x1.txt" "$work/o" && rc=0 || rc=1
     result bundle/lint "$rc" "$(tr '\n' '|' <"$work/o")"
+    # The code changed after the record: the transcript is stale.
+    cp "$bd/src/demo.cu" "$work/demo.cu.keep"
+    echo 'echo one more line' >>"$bd/src/demo.cu"
+    run bmake lint
+    [ "$rc" -ne 0 ] && grep -qx "FAIL fresh evidence/demo/fixture-gpu-x1.txt: stale: demo.cu changed" "$work/o" &&
+        grep -qF "record it again: make record PROG=demo on a GPU" "$work/o" && rc=0 || rc=1
+    result bundle/lint-stale "$rc" "$(tr '\n' '|' <"$work/o")"
+    cp "$work/demo.cu.keep" "$bd/src/demo.cu"
     FAKE_NO_GPU=1 run bmake check
     [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "0 passed, 0 failed, 2 skipped" ] && rc=0 || rc=1
     result bundle/check-no-gpu "$rc" "$(tr '\n' '|' <"$work/o")"
@@ -1144,6 +1165,148 @@ sed -i 's/row a 1.25 ms/row a 1.5x ms/' "$nq/ev/q/fixture-gpu.txt"
 run "$TC" quotes "$nq/ev/q.expect" "$nq/ev/q/fixture-gpu.txt"
 [ "$rc" -eq 1 ] && rc=0 || rc=1
 result named-holes/quotes-refuses-a-mismatch "$rc" "rc $rc: $(head -n 1 "$work/e")"
+
+# ---------------------------------------------------------------------
+# Fingerprints: what enters one, and the check of a transcript against
+# the code it measured (tcheck fingerprint, tcheck fresh).
+
+fp=$work/fp
+mkdir -p "$fp/a" "$fp/b"
+cat >"$fp/a/prog.cu" <<'EOF'
+// A program.
+#include <cstdio>
+#include "tile.cuh"
+
+/* The kernel:
+   one block. */
+__global__ void k(int *out) {
+    out[0] = kTile;   // the tile
+}
+
+int main() {
+    std::printf("two  blanks // kept\n");
+    return 0;
+}
+EOF
+printf 'constexpr int kTile = 256;\n' >"$fp/a/tile.cuh"
+# The same code laid out otherwise, its comments rewritten.
+cat >"$fp/b/prog.cu" <<'EOF'
+#include <cstdio>
+#include   "tile.cuh"
+// snippet: the-kernel
+__global__   void k(int *out) {
+        out[0] = kTile; /* the tile, another comment */
+}
+// end snippet
+
+
+int main() {
+  std::printf("two  blanks // kept\n");
+  return 0;
+}
+EOF
+cp "$fp/a/tile.cuh" "$fp/b/"
+FPC="nvcc -std=c++17 -O3 -arch=sm_75 -o prog prog.cu"
+FPV="release 13.0, V13.0.88"
+fpa=$("$TC" fingerprint -c "$FPC" -v "$FPV" "$fp/a/prog.cu" 2>"$work/e")
+fpb=$("$TC" fingerprint -c "$FPC" -v "$FPV" "$fp/b/prog.cu" 2>>"$work/e")
+case $fpa in
+    [0-9a-f]*' (prog.cu '*', tile.cuh '*', compile '*', nvcc '*')') rc=0 ;;
+    *) rc=1 ;;
+esac
+result fingerprint/shape "$rc" "$fpa $(head -n 1 "$work/e")"
+[ -n "$fpa" ] && [ "$fpa" = "$fpb" ] && rc=0 || rc=1
+result fingerprint/comments-blank-lines-and-layout-do-not-enter "$rc" "$fpa / $fpb"
+# fpdiff NAME EDIT: the fingerprint of b after the sed EDIT of b/prog.cu
+# differs from a's.
+fpdiff() {
+    cp "$fp/b/prog.cu" "$fp/keep"
+    sed -i "$2" "$fp/b/prog.cu"
+    f=$("$TC" fingerprint -c "$FPC" -v "$FPV" "$fp/b/prog.cu")
+    cp "$fp/keep" "$fp/b/prog.cu"
+    [ -n "$f" ] && [ "$f" != "$fpa" ] && rc=0 || rc=1
+    result "fingerprint/$1" "$rc" "unchanged: $f"
+}
+fpdiff code-changes-it 's/out\[0\] = kTile;/out[0] = kTile + 1;/'
+fpdiff blanks-in-a-string-are-code 's/two  blanks/two blanks/'
+fpdiff a-comment-marker-in-a-string-is-code 's|// kept|// kept!|'
+fpdiff a-line-joined-changes-it '/^int main() {$/{N;s/\n */ /}'
+f=$("$TC" fingerprint -c "/usr/local/cuda/bin/$FPC" -v "$FPV" "$fp/a/prog.cu")
+[ "$f" = "$fpa" ] && rc=0 || rc=1
+result fingerprint/where-nvcc-is-installed-does-not-enter "$rc" "$f"
+f=$("$TC" fingerprint -c "nvcc -std=c++17 -O2 -arch=sm_75 -o prog prog.cu" -v "$FPV" "$fp/a/prog.cu")
+[ "$f" != "$fpa" ] && rc=0 || rc=1
+result fingerprint/compile-line-enters "$rc" "$f"
+f=$("$TC" fingerprint -c "$FPC" -v "release 12.9, V12.9.41" "$fp/a/prog.cu")
+[ "$f" != "$fpa" ] && rc=0 || rc=1
+result fingerprint/nvcc-version-enters "$rc" "$f"
+printf 'constexpr int kTile = 128;\n' >"$fp/b/tile.cuh"
+f=$("$TC" fingerprint -c "$FPC" -v "$FPV" "$fp/b/prog.cu")
+cp "$fp/a/tile.cuh" "$fp/b/tile.cuh"
+[ "$f" != "$fpa" ] && rc=0 || rc=1
+result fingerprint/an-included-file-of-the-book-enters "$rc" "$f"
+printf 'scan_2 --quick\n' >"$fp/r.run"
+f=$("$TC" fingerprint -c "$FPC" -v "$FPV" -x "$fp/r.run" "$fp/a/prog.cu")
+case $f in *'(prog.cu '*', tile.cuh '*', r.run '*', compile '*) rc=0 ;; *) rc=1 ;; esac
+result fingerprint/a-runs-line-enters "$rc" "$f"
+run "$TC" fingerprint -c "$FPC" -v "$FPV" "$fp/none.cu"
+[ "$rc" -eq 2 ] && grep -q "none.cu: cannot open" "$work/e" && rc=0 || rc=1
+result fingerprint/missing-source "$rc" "rc $rc $(head -n 1 "$work/e")"
+
+# fresh: a transcript with a's fingerprint, held to a's code and b's.
+printf 'GPU: Fixture GPU\n' >"$fp/out"
+header "$fp/h" prog "Fixture GPU"
+echo "fingerprint: $fpa" >>"$fp/h"
+"$TC" transcript "$fp/h" "$fp/out" >"$fp/t.txt"
+mkdir -p "$fp/ev/prog"
+cp "$fp/out" "$fp/ev/prog.expect"
+cp "$fp/t.txt" "$fp/ev/prog/fixture-gpu.txt"
+run "$TC" lint "$fp/ev/prog.expect" "$fp/ev/prog/fixture-gpu.txt"
+[ "$rc" -eq 0 ] && rc=0 || rc=1
+result fresh/a-fingerprint-line-lints "$rc" "$(head -n 3 "$work/o" | tr '\n' ' ')"
+run "$TC" fresh -n prog -w chapters/x.nw:42 -c "$FPC" "$fp/b/prog.cu" "$fp/t.txt"
+[ "$rc" -eq 0 ] && [ "$(cat "$work/o")" = "PASS prog" ] && rc=0 || rc=1
+result fresh/same-code-passes "$rc" "$(tr '\n' ' ' <"$work/o")"
+sed -i 's/kTile;/kTile * 2;/' "$fp/b/prog.cu"
+run "$TC" fresh -n prog -w chapters/x.nw:42 -c "$FPC" "$fp/b/prog.cu" "$fp/t.txt"
+[ "$rc" -eq 1 ] && grep -qx "FAIL prog: stale: prog.cu changed" "$work/o" &&
+    grep -qF "    chapters/x.nw:42: $fp/t.txt measured other code than today's: prog.cu changed since commit 0123abc; record it again: make record PROG=prog on a GPU, then make accept PROG=prog" "$work/o" &&
+    rc=0 || rc=1
+result fresh/changed-code-fails-at-the-chapter-line "$rc" "$(tr '\n' '|' <"$work/o")"
+cp "$fp/keep" "$fp/b/prog.cu"
+printf 'constexpr int kTile = 64;\n' >"$fp/b/tile.cuh"
+run "$TC" fresh -n prog -c "$FPC" "$fp/b/prog.cu" "$fp/t.txt"
+[ "$rc" -eq 1 ] && grep -qx "FAIL prog: stale: tile.cuh changed" "$work/o" && rc=0 || rc=1
+result fresh/names-the-changed-file "$rc" "$(tr '\n' '|' <"$work/o")"
+rm "$fp/b/tile.cuh"
+run "$TC" fresh -n prog -c "$FPC" "$fp/b/prog.cu" "$fp/t.txt"
+[ "$rc" -eq 1 ] && grep -qx "FAIL prog: stale: it no longer includes tile.cuh" "$work/o" && rc=0 || rc=1
+result fresh/names-a-file-no-longer-included "$rc" "$(tr '\n' '|' <"$work/o")"
+cp "$fp/a/tile.cuh" "$fp/b/tile.cuh"
+run "$TC" fresh -n prog -r "make profile PROG=prog_ncu" -c "nvcc -std=c++17 -O0 -arch=sm_75 -o prog prog.cu" "$fp/b/prog.cu" "$fp/t.txt"
+[ "$rc" -eq 1 ] && grep -qx "FAIL prog: stale: the compile line changed" "$work/o" &&
+    grep -qF "record it again: make profile PROG=prog_ncu on a GPU" "$work/o" && rc=0 || rc=1
+result fresh/compile-line-and-the-command-given "$rc" "$(tr '\n' '|' <"$work/o")"
+run "$TC" fresh -n prog -h "release 13.1, V13.1.1" -c "$FPC" "$fp/b/prog.cu" "$fp/t.txt"
+[ "$rc" -eq 3 ] && grep -qx "PASS prog (warning: recorded with nvcc release 13.0, V13.0.88, this machine's is release 13.1, V13.1.1)" "$work/o" && rc=0 || rc=1
+result fresh/another-nvcc-here-warns "$rc" "$(tr '\n' '|' <"$work/o")"
+sed 's/^nvcc: .*/nvcc: release 12.0, V12.0.1/' "$fp/t.txt" >"$fp/t2.txt"
+run "$TC" fresh -n prog -c "$FPC" "$fp/b/prog.cu" "$fp/t2.txt"
+[ "$rc" -eq 1 ] && grep -qx "FAIL prog: stale: the nvcc: line changed" "$work/o" && rc=0 || rc=1
+result fresh/nvcc-line-held-to-the-fingerprint "$rc" "$(tr '\n' '|' <"$work/o")"
+sed '/^fingerprint: /d' "$fp/t.txt" >"$fp/t3.txt"
+run "$TC" fresh -n prog -w chapters/x.nw:42 -c "$FPC" "$fp/b/prog.cu" "$fp/t3.txt"
+[ "$rc" -eq 1 ] && grep -qx "FAIL prog: stale: no fingerprint says which code it measured" "$work/o" &&
+    grep -qF "chapters/x.nw:42: $fp/t3.txt was recorded before" "$work/o" && rc=0 || rc=1
+result fresh/no-fingerprint-is-stale "$rc" "$(tr '\n' '|' <"$work/o")"
+sed 's/^fingerprint: .*/fingerprint: 0123 (prog.cu 1)/' "$fp/t.txt" >"$fp/ev/prog/fixture-gpu.txt"
+run "$TC" lint "$fp/ev/prog.expect" "$fp/ev/prog/fixture-gpu.txt"
+[ "$rc" -eq 1 ] && grep -q "fixture-gpu.txt:11: fingerprint is not HASH" "$work/o" && rc=0 || rc=1
+result fresh/a-malformed-fingerprint-fails-lint "$rc" "$(tr '\n' '|' <"$work/o")"
+printf 'extra: 1\n' | sed "11r /dev/stdin" "$fp/t.txt" >"$fp/ev/prog/fixture-gpu.txt"
+run "$TC" lint "$fp/ev/prog.expect" "$fp/ev/prog/fixture-gpu.txt"
+[ "$rc" -eq 1 ] && grep -q "unknown header line" "$work/o" && rc=0 || rc=1
+result fresh/a-line-after-the-fingerprint-fails-lint "$rc" "$(tr '\n' '|' <"$work/o")"
 
 if command -v shellcheck >/dev/null 2>&1; then
     run shellcheck -s sh "$PC" "$0"

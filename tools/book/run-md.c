@@ -1,7 +1,7 @@
 /* run-md: the section of a chapter's page that shows how its programs are
  * built and what they printed.
  *
- * Usage: run-md [-c CHARTS] [-k CODE] PROG 'COMPILE LINE' [TRANSCRIPT...] --
+ * Usage: run-md [-c CHARTS] [-k CODE] [-f FRESH] PROG 'COMPILE LINE' [TRANSCRIPT...] --
  *             [-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]... [PROG ...]
  *             > run.md
  *
@@ -21,6 +21,11 @@
  * <!--NWRUN0001-->, and the page has that line in its place: highlighted
  * apart from the page, as chapter-md -c does with the chapter's code
  * (chunk-links puts it back).
+ *
+ * With -f, each transcript's line of provenance ends with its fingerprint,
+ * and a stale one (README, "Fingerprints") is shown under a warning that
+ * says what changed: FRESH/PROG.txt holds progcheck.sh fresh's verdicts on
+ * PROG's transcripts, and a transcript with none there stops the page.
  *
  * Transcripts are read with tcheck's reader (tools/evidence/transcript.h).
  */
@@ -72,10 +77,19 @@ static void recorded_on(const struct transcript *t, const char *path) {
         {", nvcc ", "nvcc"},
         {") on ", "date"},
         {" at commit ", "commit"},
+        {", fingerprint ", "fingerprint"},
     };
     for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k) {
         size_t n;
         const char *v = transcript_value(t, parts[k].key, &n);
+        if (v == NULL && strcmp(parts[k].key, "fingerprint") == 0) {
+            fputs(", with no fingerprint", stdout);
+            continue;
+        }
+        if (v != NULL && strcmp(parts[k].key, "fingerprint") == 0) {
+            const char *sp = memchr(v, ' ', n); /* the whole hash alone */
+            n = sp ? (size_t)(sp - v) : n;
+        }
         char value[512];
         snprintf(value, sizeof value, "%.*s", v ? (int)n : 0, v ? v : "");
         fputs(parts[k].before, stdout);
@@ -84,6 +98,75 @@ static void recorded_on(const struct transcript *t, const char *path) {
                        kMdMarks);
     }
     printf(", from `%s`:\n\n", path);
+}
+
+/* The fresh verdicts' folder (-f), or NULL. */
+static const char *fresh_dir;
+
+/* Where -f is given: a warning before a stale transcript, saying why, from
+ * FRESH/PROG.txt, progcheck.sh fresh's lines for PROG. Returns 0, or 1
+ * where there is no verdict (said on stderr): a transcript is never shown
+ * without one. */
+static int stale_warning(const char *path) {
+    if (fresh_dir == NULL) {
+        return 0;
+    }
+    const char *base = strrchr(path, '/');
+    const char *dir = base;
+    while (dir != NULL && dir > path && dir[-1] != '/') {
+        --dir;
+    }
+    if (base == NULL || dir == NULL || dir == base) {
+        fprintf(stderr, "%s: not evidence/PROG/GPU.txt\n", path);
+        return 1;
+    }
+    size_t size = strlen(fresh_dir) + (size_t)(base - dir) + 8;
+    char *vpath = nw_xrealloc(NULL, size);
+    snprintf(vpath, size, "%s/%.*s.txt", fresh_dir, (int)(base - dir), dir);
+    char *verdicts = nw_slurp_text(vpath);
+    if (verdicts == NULL) {
+        fprintf(stderr, "%s: no verdict on whether %s is of today's code\n",
+                vpath, path);
+        free(vpath);
+        return 1;
+    }
+    size_t want = strlen(path) + 32;
+    char *head = nw_xrealloc(NULL, want);
+    snprintf(head, want, "FAIL fresh %s: ", path);
+    int found = 0;
+    for (const char *l = verdicts; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        if (strncmp(l, head, strlen(head)) == 0) {
+            const char *w = l + strlen(head);
+            size_t wn = len - strlen(head);
+            if (wn >= 7 && strncmp(w, "stale: ", 7) == 0) {
+                w += 7, wn -= 7;
+            }
+            char *why = nw_xrealloc(NULL, wn + 1);
+            snprintf(why, wn + 1, "%.*s", (int)wn, w);
+            printf("::: {.stale}\n**Stale.** This transcript measured other "
+                   "code than this page shows (");
+            nw_put_md_text(stdout, why, kMdMarks);
+            printf("); the values quoted from it are of that code until it is "
+                   "recorded again on a GPU.\n:::\n\n");
+            free(why);
+            found = 1;
+        } else if (len >= strlen(head) - 2 && strncmp(l, "PASS ", 5) == 0 &&
+                   strncmp(l + 5, head + 5, strlen(head) - 7) == 0 &&
+                   (len == strlen(head) - 2 || l[strlen(head) - 2] == ' ')) {
+            found = 1;
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    if (!found) {
+        fprintf(stderr, "%s: no verdict on whether %s is of today's code\n",
+                vpath, path);
+    }
+    free(head);
+    free(verdicts);
+    free(vpath);
+    return !found;
 }
 
 /* One transcript, after its chart where it has one. Returns 0, or 1 where
@@ -97,6 +180,11 @@ static int show_transcript(const char *path, const char *charts) {
     }
     struct transcript *t = transcript_read(path);
     if (t == NULL) {
+        free(text);
+        return 1;
+    }
+    if (stale_warning(path) != 0) {
+        transcript_free(t);
         free(text);
         return 1;
     }
@@ -208,6 +296,8 @@ int main(int argc, char **argv) {
             charts = argv[i + 1];
         } else if (strcmp(argv[i], "-k") == 0) {
             code_path = argv[i + 1];
+        } else if (strcmp(argv[i], "-f") == 0) {
+            fresh_dir = argv[i + 1];
         } else {
             break;
         }

@@ -13,7 +13,9 @@
 #   make accept                   move the pending evidence into place
 #   make compare                  measured values against this GPU's transcript
 #   make verify PROG=x OUTPUT=f   check an output saved elsewhere (no GPU needed)
-#   make lint                     check the evidence itself (no GPU needed)
+#   make lint                     check the evidence itself, and that each
+#                                 transcript measured the code in src/ (its
+#                                 fingerprint; no GPU needed)
 #   make sanitize                 every program under compute-sanitizer
 #   make profile                  run each profile (evidence/PROG.ncu) under
 #                                 Nsight Compute, write pending evidence
@@ -44,7 +46,7 @@ env-name = $(subst -,_,$(subst .,_,$(1)))
 # A profile records the compile line of the program it profiles, a run that
 # of the program it runs.
 compiled = $(if $(filter $(1),$(PROFILES)),$(1:%_ncu=%),$(if $(filter $(1),$(RUNS)),$(call run-prog,$(1)),$(1)))
-COMPILE_ENV = $(foreach p,$(sort $(SELECTED) $(PROFILES) $(RUNS)),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(call compiled,$(p)))')
+COMPILE_ENV = $(foreach p,$(sort $(SELECTED) $(PROGRAMS) $(PROFILES) $(RUNS)),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(call compiled,$(p)))')
 
 PROGCHECK = TOOLS=tools BIN=bin EVIDENCE=evidence NVCC='$(NVCC)' COMMIT='$(COMMIT)' \
 	sh tools/progcheck.sh --count
@@ -107,6 +109,7 @@ sanitize: all
 
 lint: tools/tcheck
 	@$(PROGCHECK) lint $(PROGRAMS)
+	@$(COMPILE_ENV) $(PROGCHECK) fresh $(PROGRAMS)
 
 clean:
 	rm -rf bin tools/tcheck tools/gpuinfo

@@ -4,9 +4,10 @@
 # must be shell: running the programs (with a timeout), writing and moving
 # files. Every verdict, and every reading of evidence, is tcheck's.
 #
-# usage: progcheck.sh [--count] check|record|accept|compare|lint [PROG...]
+# usage: progcheck.sh [--count] check|record|accept|compare|lint|fresh [PROG...]
 #        progcheck.sh [--count] verify PROG OUTPUT_FILE
 #        progcheck.sh commit
+#        progcheck.sh fingerprint PROG
 #
 #   check    run each program (GPU), check its output; a pass removes the
 #            program's stale pending files
@@ -19,12 +20,20 @@
 #   lint     check the evidence itself, no GPU needed (tcheck lint-tree);
 #            PROG... must name every program of the book, so that evidence
 #            for no program is found
+#   fresh    hold each transcript to the code it measured, no GPU needed:
+#            its fingerprint (which record writes) against the program's
+#            as SRC holds it now (tcheck fresh); a stale one fails
 #   commit   print the commit a record would name ("-dirty" with changes)
+#   fingerprint  print the fingerprint a record of PROG would write, of the
+#            code in SRC, with $NVCC_VERSION or this machine's nvcc
 #
 # Environment:
 #   TOOLS     the directory holding the built tcheck and gpuinfo (default: tools)
 #   BIN       the directory holding the built programs (default: bin)
 #   EVIDENCE  the evidence directory (default: evidence)
+#   SRC       the directory holding the programs' tangled sources (default: src)
+#   LOCATIONS a file of "prog: chapters/x.nw:LINE" lines, where each
+#             program is in the book, for fresh's messages
 #   TCHECK, GPUINFO  the two tools, when not in TOOLS
 #   NVCC      the nvcc whose version record writes (default: nvcc)
 #   COMPILE_LINE_<prog>  the compile line record writes for prog, every
@@ -43,8 +52,9 @@
 set -eu
 
 usage() {
-    echo "usage: progcheck.sh [--count] check|record|accept|compare|lint [PROG...]" >&2
+    echo "usage: progcheck.sh [--count] check|record|accept|compare|lint|fresh [PROG...]" >&2
     echo "       progcheck.sh commit" >&2
+    echo "       progcheck.sh fingerprint PROG" >&2
     echo "       progcheck.sh [--count] verify PROG OUTPUT_FILE" >&2
     exit 2
 }
@@ -61,6 +71,7 @@ shift
 TOOLS=${TOOLS:-tools}
 BIN=${BIN:-bin}
 EVIDENCE=${EVIDENCE:-evidence}
+SRC=${SRC:-src}
 TCHECK=${TCHECK:-$TOOLS/tcheck}
 GPUINFO=${GPUINFO:-$TOOLS/gpuinfo}
 NVCC=${NVCC:-nvcc}
@@ -262,6 +273,47 @@ commit_id() {
     printf '%s' "$id"
 }
 
+# fp_inputs PROG: what PROG's fingerprint is made of, beyond its compile
+# line: fp_src, the source of the program whose code it runs, and fp_x, a
+# file of its own that decides what is measured, or nothing: a run
+# (evidence/RUN.run) runs its program with its line's arguments, a profile
+# (evidence/PROG.ncu) profiles PROG as its spec says.
+fp_inputs() {
+    fp_x=
+    fp_prog=$1
+    if [ -f "$EVIDENCE/$1.run" ]; then
+        fp_x=$EVIDENCE/$1.run
+        fp_prog=$(awk '{ print $1; exit }' "$fp_x")
+    else
+        case $1 in
+            *_ncu)
+                if [ -f "$EVIDENCE/${1%_ncu}.ncu" ]; then
+                    fp_x=$EVIDENCE/${1%_ncu}.ncu
+                    fp_prog=${1%_ncu}
+                fi
+                ;;
+        esac
+    fi
+    fp_src=$SRC/$fp_prog.cu
+}
+
+# record_command PROG: the command that records PROG again.
+record_command() {
+    case $1 in
+        *_ncu) [ -f "$EVIDENCE/${1%_ncu}.ncu" ] && { echo "make profile PROG=$1"; return 0; } ;;
+    esac
+    echo "make record PROG=$1"
+}
+
+# location PROG: where PROG's program is in the book (LOCATIONS), or nothing.
+location() {
+    fp_inputs "$1"
+    if [ -n "${LOCATIONS:-}" ] && [ -f "$LOCATIONS" ]; then
+        awk -v p="$fp_prog: " 'index($0, p) == 1 { print substr($0, length(p) + 1); exit }' \
+            "$LOCATIONS"
+    fi
+}
+
 # ---------------------------------------------------------------------
 # Commands, one program at a time; GPU is device 0's name.
 
@@ -311,7 +363,7 @@ check_one() {
     done
 }
 
-# header PROG COMPILE_LINE: a transcript's header, to $work/header.
+# header PROG COMPILE_LINE FINGERPRINT: a transcript's header, to $work/header.
 header() {
     {
         echo "program: $1"
@@ -320,6 +372,7 @@ header() {
         echo "nvcc: $NVCC_VERSION"
         echo "compile: $2"
         echo "commit: $COMMIT_ID"
+        echo "fingerprint: $3"
     } >"$work/header"
 }
 
@@ -363,6 +416,12 @@ record_one() {
         fail "$1" "not built: no $BIN/$1"
         return 0
     fi
+    fp_inputs "$1"
+    if ! fp=$("$TCHECK" fingerprint -c "$cl" -v "$NVCC_VERSION" ${fp_x:+-x "$fp_x"} \
+        "$fp_src" 2>"$work/terr"); then
+        fail "$1" "no fingerprint of its code: $(last_line "$work/terr")"
+        return 0
+    fi
     st=0
     run "$1" || st=$?
     ran "$1" "$st" || return 0
@@ -377,7 +436,7 @@ record_one() {
         fail "$1" "the output names GPU \"$out_gpu\" but device 0 is \"$GPU\""
         return 0
     fi
-    header "$1" "$cl"
+    header "$1" "$cl" "$fp"
     mkdir -p "$EVIDENCE/$1"
     # What an interrupted run may have left: never read, removed here.
     rm -f "$EVIDENCE/$1"/.tmp-* "$EVIDENCE"/.tmp-*-"$1".expect.pending
@@ -455,6 +514,29 @@ compare_one() {
     detail "$work/report"
 }
 
+# fresh_one PROG: each transcript of PROG held to the code it measured.
+fresh_one() {
+    cl=$(compile_line "$1")
+    if [ -z "$cl" ]; then
+        fail "$1" "no compile line: set $(env_name "$1")"
+        return 0
+    fi
+    fp_inputs "$1"
+    where=$(location "$1")
+    again=$(record_command "$1")
+    for t in "$EVIDENCE/$1"/*.txt; do
+        [ -f "$t" ] || continue
+        rc=0
+        "$TCHECK" fresh -n "fresh $t" ${where:+-w "$where"} -r "$again" \
+            ${NVCC_HERE:+-h "$NVCC_HERE"} -c "$cl" ${fp_x:+-x "$fp_x"} \
+            "$fp_src" "$t" 2>"$work/terr" || rc=$?
+        case $rc in
+            0 | 1 | 3) tally "$rc" ;;
+            *) tcheck_failed "fresh $t" ;;
+        esac
+    done
+}
+
 verify_one() {
     exp=$EVIDENCE/$1.expect
     if [ ! -f "$exp" ]; then
@@ -478,8 +560,19 @@ verify_one() {
 # Main
 
 case $cmd in
-    check | record | accept | compare | lint) ;;
+    check | record | accept | compare | lint | fresh) ;;
     verify) [ $# -eq 2 ] || usage ;;
+    fingerprint)
+        if [ $# -ne 1 ] || ! valid_name "$1"; then usage; fi
+        cl=$(compile_line "$1")
+        [ -n "$cl" ] || { echo "progcheck.sh: no compile line for $1: set $(env_name "$1")" >&2; exit 2; }
+        if [ -z "${NVCC_VERSION:-}" ] && ! NVCC_VERSION=$(nvcc_version); then
+            echo "progcheck.sh: no nvcc ($NVCC not found): set NVCC_VERSION to the version a transcript names" >&2
+            exit 2
+        fi
+        fp_inputs "$1"
+        exec "$TCHECK" fingerprint -c "$cl" -v "$NVCC_VERSION" ${fp_x:+-x "$fp_x"} "$fp_src"
+        ;;
     commit)
         # The commit a record here would name (make dist puts it in the
         # bundle, which has no git).
@@ -532,6 +625,14 @@ case $cmd in
     accept)
         for p in "$@"; do
             accept_one "$p"
+        done
+        ;;
+    fresh)
+        # This machine's nvcc, where there is one: a transcript recorded
+        # with another is fresh, with a warning.
+        NVCC_HERE=$(nvcc_version) || NVCC_HERE=
+        for p in "$@"; do
+            fresh_one "$p"
         done
         ;;
     verify)

@@ -24,6 +24,9 @@
  *   tcheck slug NAME
  *   tcheck values EXPECT OUTPUT
  *   tcheck quotes EXPECT TRANSCRIPT
+ *   tcheck fingerprint -c COMPILE -v NVCC [-x FILE]... SOURCE
+ *   tcheck fresh [-n NAME] [-w WHERE] [-r COMMAND] [-h NVCC] -c COMPILE
+ *                [-x FILE]... SOURCE TRANSCRIPT
  *
  * Exit status: 0 pass, 1 fail, 2 bad input or usage, 3 pass with a
  * warning, 4 skipped: the program exited 77, its way of saying that this
@@ -80,7 +83,10 @@ static const size_t kBaseBytes = (size_t)64 << 20;
 /* The line that ends a transcript's header. */
 static const char kSeparator[] = "--- output ---";
 
-/* The transcript header: these keys, one a line, in this order. */
+/* The transcript header: these keys, one a line, in this order. The
+ * last, the fingerprint of the code that was measured, is written by every
+ * record; a transcript recorded before the book took fingerprints has
+ * none, and is stale (see "fresh" below). */
 enum {
     kProgram,
     kDate,
@@ -92,12 +98,15 @@ enum {
     kNvcc,
     kCompile,
     kCommit,
+    kFingerprint,
     kNumKeys
 };
+/* The keys every transcript has; the fingerprint may be missing. */
+enum { kRequiredKeys = kFingerprint };
 static const char *const kKeys[kNumKeys] = {
     "program", "date",   "gpu",     "compute capability",
     "sms",     "driver", "runtime", "nvcc",
-    "compile", "commit"};
+    "compile", "commit", "fingerprint"};
 
 /* ------------------------------------------------------------------ */
 /* Memory                                                               */
@@ -1145,6 +1154,79 @@ static int is_name(struct str s) {
     return 1;
 }
 
+static int is_hex(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* s holds n lowercase hexadecimal digits at p. */
+static int hex_at(struct str s, size_t p, size_t n) {
+    if (p > s.n || s.n - p < n) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!is_hex(s.p[p + i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* One part of a fingerprint: a file of the program (or "compile", "nvcc")
+ * and its hash, as the header shows them. */
+struct fp_part {
+    struct str name, hash;
+};
+
+enum { kFpWhole = 16, kFpPart = 8 };
+
+/* Read a fingerprint value, "HASH (NAME HASH, NAME HASH, ...)": the whole
+ * hash (kFpWhole digits) and each part (kFpPart digits), names holding no
+ * blank, comma or parenthesis. Calls each(part, arg) for every part where
+ * each is not NULL. Returns the number of parts, or -1 where it is not
+ * well formed. */
+static long read_fingerprint(struct str v, struct str *whole,
+                             void (*each)(const struct fp_part *, void *),
+                             void *arg) {
+    if (!hex_at(v, 0, kFpWhole) || v.n < kFpWhole + 3 ||
+        memcmp(v.p + kFpWhole, " (", 2) != 0 || v.p[v.n - 1] != ')') {
+        return -1;
+    }
+    if (whole) {
+        whole->p = v.p;
+        whole->n = kFpWhole;
+    }
+    long parts = 0;
+    size_t i = kFpWhole + 2, end = v.n - 1;
+    while (i < end) {
+        size_t j = i;
+        while (j < end && v.p[j] != ' ' && v.p[j] != ',' && v.p[j] != '(' &&
+               v.p[j] != ')') {
+            j++;
+        }
+        if (j == i || j >= end || v.p[j] != ' ' || !hex_at(v, j + 1, kFpPart)) {
+            return -1;
+        }
+        struct fp_part part = {{v.p + i, j - i}, {v.p + j + 1, kFpPart}};
+        if (each) {
+            each(&part, arg);
+        }
+        parts++;
+        i = j + 1 + kFpPart;
+        if (i == end) {
+            break;
+        }
+        if (end - i < 3 || memcmp(v.p + i, ", ", 2) != 0) {
+            return -1;
+        }
+        i += 2;
+    }
+    return parts >= 3 ? parts : -1;
+}
+
+static int is_fingerprint(struct str v) {
+    return read_fingerprint(v, NULL, NULL, NULL) >= 0;
+}
+
 /* Why a header value is not well formed, or NULL. */
 static const char *bad_value(int key, struct str v) {
     if (!v.n) {
@@ -1172,6 +1254,10 @@ static const char *bad_value(int key, struct str v) {
         return is_version(v) ? NULL : "is not MAJOR.MINOR";
     case kCommit:
         return is_commit(v) ? NULL : "is not a short hexadecimal commit";
+    case kFingerprint:
+        return is_fingerprint(v)
+                   ? NULL
+                   : "is not HASH (FILE HASH, ..., compile HASH, nvcc HASH)";
     default:
         return NULL;
     }
@@ -1248,6 +1334,9 @@ static int load_transcript(const char *path, struct transcript *tr,
         if (i < sep) {
             problems += read_key(tr, i, f);
             continue;
+        }
+        if (i >= kRequiredKeys) {
+            break;
         }
         if (f) {
             fprintf(f, "%s:%zu: the header has no \"%s:\" line\n", path,
@@ -1475,7 +1564,10 @@ static int usage(void) {
           "       tcheck gpu EXPECT OUTPUT\n"
           "       tcheck slug NAME\n"
           "       tcheck values EXPECT OUTPUT\n"
-          "       tcheck quotes EXPECT TRANSCRIPT\n",
+          "       tcheck quotes EXPECT TRANSCRIPT\n"
+          "       tcheck fingerprint -c COMPILE -v NVCC [-x FILE]... SOURCE\n"
+          "       tcheck fresh [-n NAME] [-w WHERE] [-r COMMAND] [-h NVCC] "
+          "-c COMPILE [-x FILE]... SOURCE TRANSCRIPT\n",
           stderr);
     return kBad;
 }
@@ -2636,6 +2728,9 @@ static int check_header(const struct text *h, const struct str *value,
                         const size_t *where) {
     int problems = 0;
     for (int k = 0; k < kNumKeys; k++) {
+        if (!where[k] && k >= kRequiredKeys) {
+            continue;
+        }
         if (!where[k]) {
             fprintf(stderr, "%s: no \"%s:\" line\n", h->path, kKeys[k]);
             problems++;
@@ -2698,6 +2793,9 @@ static int cmd_transcript(int argc, char **argv) {
     }
     fclose(probe);
     for (int k = 0; k < kNumKeys; k++) {
+        if (!where[k]) {
+            continue; /* the fingerprint, which a record always gives */
+        }
         printf("%s: ", kKeys[k]);
         put_raw(stdout, value[k]);
     }
@@ -2860,6 +2958,543 @@ static int cmd_slug(int argc, char **argv) {
     return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* Fingerprints: which code a transcript measured                       */
+/*
+ * A program's fingerprint is a hash of what decides what it does: its
+ * source, as tangled, and every file of the book it includes (a quoted
+ * #include naming a file beside the one including it, followed to any
+ * depth), each with its comments, blank lines and blanks that only lay the
+ * code out taken away; for a run or a profile, its line or spec (-x); then
+ * the compile line (its compiler by file name alone) and nvcc's version. The header shows the whole
+ * hash and a short hash of each part, by name, so that a check can say
+ * which part changed:
+ *
+ *   fingerprint: 0f1e2d3c4b5a6978 (scan_2.cu 1a2b3c4d, compile 5e6f7a8b,
+ *                nvcc 9c0d1e2f)                              (one line)
+ *
+ * The hash is 64-bit FNV-1a: it tells a changed program from the one that
+ * was measured, and is no defence against a collision made on purpose.
+ */
+
+static const uint64_t kFnvBasis = 14695981039346656037ULL;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ b[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static int is_ident(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '_';
+}
+
+/* The code as the fingerprint takes it (see above). */
+struct code_out {
+    struct buf *b;
+    int space, any; /* a blank is owed before what comes next; the line
+                       holds something */
+};
+
+static void code_put(struct code_out *o, const char *p, size_t n) {
+    if (o->space && o->any) {
+        buf_add(o->b, " ", 1);
+    }
+    o->space = 0;
+    o->any = 1;
+    buf_add(o->b, p, n);
+}
+
+static void code_newline(struct code_out *o) {
+    if (o->any) {
+        buf_add(o->b, "\n", 1);
+    }
+    o->any = o->space = 0;
+}
+
+/* The end of the literal that opens at s[i] (a quote), past its closing
+ * quote: a raw string R"d(...)d" where raw, else up to the closing quote
+ * not escaped, or the line's end where there is none. */
+static size_t literal_end(const char *s, size_t n, size_t i, int raw) {
+    if (raw) {
+        size_t d = i + 1;
+        while (d < n && s[d] != '(' && d - i <= 17) {
+            d++;
+        }
+        if (d < n && s[d] == '(') {
+            size_t dl = d - i - 1;
+            for (size_t j = d + 1; j + dl + 1 < n + 1; j++) {
+                if (s[j] == ')' && j + 1 + dl < n &&
+                    memcmp(s + j + 1, s + i + 1, dl) == 0 &&
+                    s[j + 1 + dl] == '"') {
+                    return j + dl + 2;
+                }
+            }
+            return n;
+        }
+    }
+    char q = s[i];
+    size_t j = i + 1;
+    while (j < n && s[j] != q && s[j] != '\n') {
+        j += s[j] == '\\' && j + 1 < n ? 2 : 1;
+    }
+    return j < n && s[j] == q ? j + 1 : j;
+}
+
+/* A quote at s[i] opens a raw string: R"..., uR", u8R", UR", LR". */
+static int opens_raw(const char *s, size_t i) {
+    if (s[i] != '"' || i == 0 || s[i - 1] != 'R') {
+        return 0;
+    }
+    size_t k = i - 1; /* the R */
+    if (k >= 2 && s[k - 1] == '8' && s[k - 2] == 'u') {
+        k -= 2;
+    } else if (k >= 1 && (s[k - 1] == 'u' || s[k - 1] == 'U' || s[k - 1] == 'L')) {
+        k -= 1;
+    }
+    return k == 0 || !is_ident(s[k - 1]);
+}
+
+/* A ' at s[i] separates digits (1'000'000) rather than opening a
+ * character: the word it ends begins with a digit. */
+static int digit_separator(const char *s, size_t i) {
+    size_t k = i;
+    while (k > 0 && (is_ident(s[k - 1]) || s[k - 1] == '\'')) {
+        k--;
+    }
+    return k < i && is_digit(s[k]);
+}
+
+/* C and C++ code without its comments (each one a blank), blank lines,
+ * blanks at a line's ends, and with every run of blanks one blank; a
+ * string or character literal is kept as it is. */
+static void normalise_code(const char *s, size_t n, struct buf *b) {
+    struct code_out o = {b, 0, 0};
+    size_t i = 0;
+    while (i < n) {
+        char c = s[i];
+        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n') {
+                i += s[i] == '\\' && i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+            }
+            o.space = 1;
+        } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            const char *e = NULL;
+            for (size_t j = i + 2; j + 1 < n; j++) {
+                if (s[j] == '*' && s[j + 1] == '/') {
+                    e = s + j;
+                    break;
+                }
+            }
+            i = e ? (size_t)(e - s) + 2 : n;
+            o.space = 1;
+        } else if (c == '\n') {
+            code_newline(&o);
+            i++;
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
+                   c == '\v') {
+            o.space = 1;
+            i++;
+        } else if (c == '"' || (c == '\'' && !digit_separator(s, i))) {
+            size_t e = literal_end(s, n, i, opens_raw(s, i));
+            code_put(&o, s + i, e - i);
+            i = e;
+        } else {
+            code_put(&o, s + i, 1);
+            i++;
+        }
+    }
+    code_newline(&o);
+}
+
+struct fingerprint {
+    char **name;     /* each part's name */
+    uint64_t *hash;  /* and its hash */
+    size_t n, cap;
+};
+
+static void fp_add(struct fingerprint *fp, const char *name, size_t len,
+                   uint64_t h) {
+    fp->name = grow(fp->name, fp->n, &fp->cap, sizeof *fp->name);
+    fp->hash = xrealloc(fp->hash, fp->cap * sizeof *fp->hash);
+    fp->name[fp->n] = xmalloc(len + 1);
+    memcpy(fp->name[fp->n], name, len);
+    fp->name[fp->n][len] = '\0';
+    fp->hash[fp->n++] = h;
+}
+
+static void fp_free(struct fingerprint *fp) {
+    for (size_t i = 0; i < fp->n; i++) {
+        free(fp->name[i]);
+    }
+    free(fp->name);
+    free(fp->hash);
+}
+
+static int fp_has(const struct fingerprint *fp, const char *name) {
+    for (size_t i = 0; i < fp->n; i++) {
+        if (strcmp(fp->name[i], name) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A whole file, or NULL after saying why. */
+static char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    struct buf b = {NULL, 0, 0};
+    buf_add(&b, "", 0);
+    char chunk[1 << 16];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        buf_add(&b, chunk, got);
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        free(b.p);
+        return NULL;
+    }
+    *n = b.n;
+    return b.p;
+}
+
+/* Enter the file at path, named name, and the book's files it includes,
+ * each once, in the order they are first included. Returns -1 where a
+ * file cannot be read. */
+static int fp_file(struct fingerprint *fp, const char *path, const char *name,
+                   size_t depth) {
+    if (fp_has(fp, name)) {
+        return 0;
+    }
+    size_t n;
+    char *src = slurp(path, &n);
+    if (!src) {
+        return -1;
+    }
+    struct buf code = {NULL, 0, 0};
+    buf_add(&code, "", 0);
+    normalise_code(src, n, &code);
+    free(src);
+    fp_add(fp, name, strlen(name), fnv(kFnvBasis, code.p, code.n));
+    int rc = 0;
+    /* Its quoted includes, as normalise_code wrote them: # include "x". */
+    for (const char *l = code.p; rc == 0 && l && *l; ) {
+        const char *nl = strchr(l, '\n');
+        const char *p = l;
+        if (*p == '#') {
+            p += p[1] == ' ' ? 2 : 1;
+            if (strncmp(p, "include", 7) == 0) {
+                p += 7;
+                p += *p == ' ';
+                const char *q = *p == '"' ? strchr(p + 1, '"') : NULL;
+                if (q && (!nl || q < nl) && q > p + 1) {
+                    size_t dl = strlen(path);
+                    while (dl && path[dl - 1] != '/') {
+                        dl--;
+                    }
+                    size_t il = (size_t)(q - p - 1);
+                    char *inc = xmalloc(dl + il + 1), *iname = xmalloc(il + 1);
+                    memcpy(inc, path, dl);
+                    memcpy(inc + dl, p + 1, il);
+                    inc[dl + il] = '\0';
+                    memcpy(iname, p + 1, il);
+                    iname[il] = '\0';
+                    /* A file that is not beside it is not the book's. */
+                    if (is_file(inc) && depth < 64) {
+                        rc = fp_file(fp, inc, iname, depth + 1);
+                    }
+                    free(inc);
+                    free(iname);
+                }
+            }
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    free(code.p);
+    return rc;
+}
+
+/* A line of text as a part: blanks at its ends dropped, runs of them one. */
+static void fp_line(struct fingerprint *fp, const char *name, const char *s) {
+    struct buf b = {NULL, 0, 0};
+    buf_add(&b, "", 0);
+    normalise_code(s, strlen(s), &b);
+    fp_add(fp, name, strlen(name), fnv(kFnvBasis, b.p, b.n));
+    free(b.p);
+}
+
+/* The fingerprint's header value, "HASH (NAME HASH, ...)". */
+static char *fp_value(const struct fingerprint *fp) {
+    uint64_t h = kFnvBasis;
+    struct buf parts = {NULL, 0, 0};
+    buf_add(&parts, "", 0);
+    for (size_t i = 0; i < fp->n; i++) {
+        unsigned char le[8];
+        for (int k = 0; k < 8; k++) {
+            le[k] = (unsigned char)(fp->hash[i] >> (8 * k));
+        }
+        h = fnv(h, fp->name[i], strlen(fp->name[i]) + 1);
+        h = fnv(h, le, sizeof le);
+        char one[32];
+        snprintf(one, sizeof one, " %08lx",
+                 (unsigned long)(fp->hash[i] >> 32));
+        buf_item(&parts, ", ", fp->name[i]);
+        buf_puts(&parts, one);
+    }
+    struct buf v = {NULL, 0, 0};
+    char whole[32];
+    snprintf(whole, sizeof whole, "%016llx (", (unsigned long long)h);
+    buf_puts(&v, whole);
+    buf_puts(&v, parts.p);
+    buf_puts(&v, ")");
+    free(parts.p);
+    return v.p;
+}
+
+/* The options of fingerprint and fresh. */
+struct fp_opts {
+    const char *name, *where, *record, *compile, *nvcc, *here;
+    const char **extra;
+    size_t nextra;
+};
+
+static int parse_fp_opts(int argc, char **argv, const char *allowed,
+                         struct fp_opts *o, int *i) {
+    memset(o, 0, sizeof *o);
+    o->extra = xarray((size_t)argc + 1, sizeof *o->extra);
+    for (*i = 0; *i + 1 < argc && argv[*i][0] == '-'; *i += 2) {
+        const char *a = argv[*i], *v = argv[*i + 1];
+        if (a[1] == '\0' || a[2] != '\0' || !strchr(allowed, a[1])) {
+            return -1;
+        }
+        switch (a[1]) {
+        case 'n': o->name = v; break;
+        case 'w': o->where = v; break;
+        case 'r': o->record = v; break;
+        case 'c': o->compile = v; break;
+        case 'v': o->nvcc = v; break;
+        case 'h': o->here = v; break;
+        default: o->extra[o->nextra++] = v; break;
+        }
+    }
+    return o->compile ? 0 : -1;
+}
+
+/* The fingerprint of the program whose source is path, compiled by
+ * compile with nvcc, and the extra files; NULL where a file cannot be read. */
+static char *fingerprint_of(const char *path, const struct fp_opts *o,
+                            const char *nvcc, struct fingerprint *fp) {
+    memset(fp, 0, sizeof *fp);
+    const char *base = strrchr(path, '/');
+    if (fp_file(fp, path, base ? base + 1 : path, 0) != 0) {
+        return NULL;
+    }
+    for (size_t i = 0; i < o->nextra; i++) {
+        size_t n;
+        char *s = slurp(o->extra[i], &n);
+        if (!s) {
+            return NULL;
+        }
+        struct buf b = {NULL, 0, 0};
+        buf_add(&b, "", 0);
+        normalise_code(s, n, &b);
+        const char *eb = strrchr(o->extra[i], '/');
+        fp_add(fp, eb ? eb + 1 : o->extra[i], strlen(eb ? eb + 1 : o->extra[i]),
+               fnv(kFnvBasis, b.p, b.n));
+        free(b.p);
+        free(s);
+    }
+    /* The compiler by its file name: where nvcc is installed is not code. */
+    const char *cl = o->compile;
+    while (is_blank(*cl)) {
+        cl++;
+    }
+    const char *word = cl, *slash = NULL;
+    for (; *cl && !is_blank(*cl); cl++) {
+        if (*cl == '/') {
+            slash = cl;
+        }
+    }
+    fp_line(fp, "compile", slash ? slash + 1 : word);
+    fp_line(fp, "nvcc", nvcc);
+    return fp_value(fp);
+}
+
+/* tcheck fingerprint -c COMPILE -v NVCC [-x FILE]... SOURCE */
+static int cmd_fingerprint(int argc, char **argv) {
+    struct fp_opts o;
+    int i;
+    if (parse_fp_opts(argc, argv, "cvx", &o, &i) != 0 || !o.nvcc ||
+        argc - i != 1) {
+        free(o.extra);
+        return usage();
+    }
+    struct fingerprint fp;
+    char *v = fingerprint_of(argv[i], &o, o.nvcc, &fp);
+    fp_free(&fp);
+    free(o.extra);
+    if (!v) {
+        return kBad;
+    }
+    puts(v);
+    free(v);
+    return kPass;
+}
+
+/* What differs between a recorded fingerprint and today's, in words. */
+struct fp_diff {
+    const struct fingerprint *now;
+    struct buf what;
+    int *seen;
+};
+
+static void fp_compare_part(const struct fp_part *part, void *arg) {
+    struct fp_diff *d = arg;
+    char hash[16];
+    for (size_t i = 0; i < d->now->n; i++) {
+        const char *nm = d->now->name[i];
+        if (strlen(nm) == part->name.n && memcmp(nm, part->name.p, part->name.n) == 0) {
+            d->seen[i] = 1;
+            snprintf(hash, sizeof hash, "%08lx", (unsigned long)(d->now->hash[i] >> 32));
+            if (memcmp(hash, part->hash.p, kFpPart) != 0) {
+                struct buf w = {NULL, 0, 0};
+                buf_puts(&w, strcmp(nm, "compile") == 0 ? "the compile line"
+                             : strcmp(nm, "nvcc") == 0 ? "the nvcc: line"
+                                                        : nm);
+                buf_puts(&w, " changed");
+                buf_item(&d->what, ", ", w.p);
+                free(w.p);
+            }
+            return;
+        }
+    }
+    struct buf w = {NULL, 0, 0};
+    buf_puts(&w, "it no longer includes ");
+    buf_add(&w, part->name.p, part->name.n);
+    buf_item(&d->what, ", ", w.p);
+    free(w.p);
+}
+
+/* tcheck fresh [-n NAME] [-w WHERE] [-r COMMAND] [-h NVCC_HERE] -c COMPILE
+ *              [-x FILE]... SOURCE TRANSCRIPT
+ * Whether the transcript measured today's program: its fingerprint against
+ * the one of SOURCE as it is now, compiled by COMPILE with the nvcc the
+ * transcript names. A verdict line; a stale one FAILs, naming what
+ * changed, at WHERE (the program's chapter line), with the command that
+ * records it again (COMMAND, default make record PROG=NAME). Where -h
+ * names this machine's nvcc and it is not the transcript's, a warning. */
+static int cmd_fresh(int argc, char **argv) {
+    struct fp_opts o;
+    int i;
+    if (parse_fp_opts(argc, argv, "nwrchx", &o, &i) != 0 || argc - i != 2) {
+        free(o.extra);
+        return usage();
+    }
+    const char *tpath = argv[i + 1];
+    struct transcript tr;
+    struct limits lim = {kSlackLines, kBaseBytes};
+    if (load_transcript(tpath, &tr, lim, NULL) < 0) {
+        free(o.extra);
+        return kBad;
+    }
+    struct report r;
+    report_open(&r, o.name);
+    char prog[256] = "";
+    if (tr.value[kProgram].p && tr.value[kProgram].n < sizeof prog) {
+        memcpy(prog, tr.value[kProgram].p, tr.value[kProgram].n);
+        prog[tr.value[kProgram].n] = '\0';
+    }
+    struct buf again = {NULL, 0, 0};
+    if (o.record) {
+        buf_puts(&again, o.record);
+    } else {
+        buf_puts(&again, "make record PROG=");
+        buf_puts(&again, prog);
+    }
+    buf_puts(&again, " on a GPU, then make accept PROG=");
+    buf_puts(&again, prog);
+    struct buf nvcc = {NULL, 0, 0};
+    buf_add(&nvcc, "", 0);
+    if (tr.value[kNvcc].p) {
+        buf_add(&nvcc, tr.value[kNvcc].p, tr.value[kNvcc].n);
+    }
+    struct fingerprint now;
+    char *v = fingerprint_of(argv[i], &o, nvcc.p, &now);
+    int rc = kPass;
+    struct buf why = {NULL, 0, 0};
+    struct str rec = tr.value[kFingerprint];
+    const char *at = o.where ? o.where : tpath;
+    if (!v) {
+        rc = kBad;
+    } else if (!rec.p) {
+        buf_puts(&why, "stale: no fingerprint says which code it measured");
+        fprintf(r.details, "%s: %s was recorded before transcripts named "
+                           "the code they measure (at commit ", at, tpath);
+        fwrite(tr.value[kCommit].p, 1, tr.value[kCommit].n, r.details);
+        fprintf(r.details,
+                "), and is not known to be of today's program; record it "
+                "again: %s\n",
+                again.p);
+        rc = kFail;
+    } else if (strlen(v) != rec.n || memcmp(v, rec.p, rec.n) != 0) {
+        struct fp_diff d = {&now, {NULL, 0, 0}, xarray(now.n + 1, sizeof(int))};
+        memset(d.seen, 0, (now.n + 1) * sizeof(int));
+        if (read_fingerprint(rec, NULL, fp_compare_part, &d) < 0) {
+            buf_item(&d.what, ", ", "its fingerprint line is not well formed");
+        }
+        for (size_t k = 0; k < now.n; k++) {
+            if (!d.seen[k]) {
+                struct buf w = {NULL, 0, 0};
+                buf_puts(&w, "it now includes ");
+                buf_puts(&w, now.name[k]);
+                buf_item(&d.what, ", ", w.p);
+                free(w.p);
+            }
+        }
+        if (!d.what.n) {
+            buf_puts(&d.what, "its files are included in another order");
+        }
+        buf_puts(&why, "stale: ");
+        buf_puts(&why, d.what.p);
+        fprintf(r.details,
+                "%s: %s measured other code than today's: %s since commit ",
+                at, tpath, d.what.p);
+        fwrite(tr.value[kCommit].p, 1, tr.value[kCommit].n, r.details);
+        fprintf(r.details, "; record it again: %s\n", again.p);
+        free(d.what.p);
+        free(d.seen);
+        rc = kFail;
+    } else if (o.here && strcmp(o.here, nvcc.p) != 0) {
+        buf_puts(&why, "recorded with nvcc ");
+        buf_puts(&why, nvcc.p);
+        buf_puts(&why, ", this machine's is ");
+        buf_puts(&why, o.here);
+        rc = kWarn;
+    }
+    if (rc != kBad) {
+        report_verdict(&r, rc == kFail ? "FAIL" : "PASS", why.p);
+    }
+    report_close(&r);
+    free(why.p);
+    free(v);
+    fp_free(&now);
+    free(nvcc.p);
+    free(again.p);
+    free(o.extra);
+    free_transcript(&tr);
+    return rc;
+}
+
 /* The commands; with -DTCHECK_NO_MAIN (a library) there is no main, and
  * this is how a tool runs one. */
 int tcheck_main(int argc, char **argv) {
@@ -2879,6 +3514,8 @@ int tcheck_main(int argc, char **argv) {
         {"gpu", cmd_gpu},
         {"slug", cmd_slug},
         {"values", cmd_values},
+        {"fingerprint", cmd_fingerprint},
+        {"fresh", cmd_fresh},
     };
     if (argc < 2) {
         return usage();

@@ -69,7 +69,7 @@ SHELL := tools/build-lock
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
            $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.run.code.md $(B)/md/%.code.html $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
-           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md
+           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md $(B)/fresh/%.txt
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .SECONDEXPANSION:

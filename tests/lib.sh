@@ -20,3 +20,11 @@ fixture_book() {
     rm -f "$1"/chapters/*.nw "$1"/evidence/*.run
     : >"$1/chapters/labels.tsv"
 }
+# fixture_book_from DIR FOLDER: fixture_book DIR, then FOLDER's chapters,
+# labels, front matter (FOLDER/chapters) and evidence (FOLDER/evidence) in
+# place of the book's, so that DIR is a whole small book of its own.
+fixture_book_from() {
+    fixture_book "$1"
+    rm -rf "$1/evidence"
+    cp -R "$2/." "$1/"
+}

@@ -107,15 +107,19 @@ constexpr int kAnswer = 42;
 int main() { return kAnswer == 42 ? 0 : 1; }
 @
 EOF
-if mk CHAPTERS="$all zz" >"$tmp/out" 2>&1 && [ -f "$book/build/html/zz.html" ] &&
-   grep -q 'href="zz.html"' "$book/build/html/index.html"; then
-    if grep -q 'No such file' "$tmp/out"; then
-        fail "a new chapter builds quietly" "$(grep -m1 'No such file' "$tmp/out")"
-    else
-        pass "a new chapter builds quietly"
-    fi
-else
+# The front page lists it, and the chapter before it turns to it.
+if ! mk CHAPTERS="$all zz" >"$tmp/out" 2>&1; then
     fail "a new chapter builds quietly" "$(head -3 "$tmp/out" | tr '\n' ' ')"
+elif [ ! -f "$book/build/html/zz.html" ]; then
+    fail "a new chapter builds quietly" "no build/html/zz.html"
+elif ! sed -n '/<main id="text">/,/<\/main>/p' "$book/build/html/index.html" | grep -q 'href="zz.html"'; then
+    fail "a new chapter builds quietly" "the front page does not list zz.html"
+elif ! grep -q 'rel="next" href="zz.html"' "$book/build/html/tally.html"; then
+    fail "a new chapter builds quietly" "tally.html does not turn to zz.html"
+elif grep -q 'No such file' "$tmp/out"; then
+    fail "a new chapter builds quietly" "$(grep -m1 'No such file' "$tmp/out")"
+else
+    pass "a new chapter builds quietly"
 fi
 if [ -n "$(command -v "${NVCC:-nvcc}")" ]; then
     # A header edit compiles its program again; a prose edit compiles nothing.
@@ -140,6 +144,7 @@ if [ -n "$(command -v "${NVCC:-nvcc}")" ]; then
     fi
 else
     skip "a header edit compiles its program again" "no nvcc"
+    skip "a prose edit compiles nothing" "no nvcc"
 fi
 rm -f "$book/chapters/zz.nw"
 mk >"$tmp/out" 2>&1

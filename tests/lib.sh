@@ -62,3 +62,12 @@ sanitized() {
     done
     return "$bad"
 }
+
+# fixture_book_from DIR FOLDER: fixture_book DIR, then FOLDER's chapters,
+# labels, front matter (FOLDER/chapters) and evidence (FOLDER/evidence) in
+# place of the book's, so that DIR is a whole small book of its own.
+fixture_book_from() {
+    fixture_book "$1"
+    rm -rf "$1/evidence"
+    cp -R "$2/." "$1/"
+}

@@ -20,11 +20,14 @@ trap 'rm -rf "$tmp"' EXIT
 book=$tmp/book
 fixture=tests/fixtures/book
 fixture_book_from "$book" "$fixture"
+# Its first build is a clean one, the tools too: it is the first of the two
+# clean builds compared at the end.
+rm -rf "$book/build"
 # The fixture's chapters, in its order; a CHAPTERS among the arguments
 # comes later on make's command line, and so replaces it. The book's C
-# tools are compiled without optimisation: every clean build compiles each
-# of them with the whole of tools/lib, at -O2 most of its time, and how
-# fast they run on two small chapters is nothing these cases look at.
+# tools are compiled without optimisation: at -O2 they are most of a clean
+# build's time, and how fast they run on two small chapters is nothing
+# these cases look at.
 all="parity tally"
 mk() { make -s -C "$book" CFLAGS=-O0 CHAPTERS="$all" "$@"; }
 # Every file of build/ with its checksum; not the binaries (see above).

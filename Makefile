@@ -620,9 +620,11 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_M
 	  | $(chunk-links) -c $(B)/md/$*.code.html $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) \
 	  > $@.tmp && mv -f $@.tmp $@
 
-# The front page: the book's front matter, then its chapters.
+# The front page: the book's front matter, then its chapters, after a blank
+# line (without it, the heading of the list went into the front matter's
+# last paragraph).
 $(B)/md/index.md: chapters/front.md $(META) $(LIST) $(nav) | $(B)/md
-	$(Q)$(TRAP){ cat $<; $(nav) index $(META); } > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP){ cat $<; echo; $(nav) index $(META); } > $@.tmp && mv -f $@.tmp $@
 
 # The pages that are not chapters: the front page and the three indexes.
 $(B)/md/book.nav.yaml: $(META) $(LIST) $(nav) | $(B)/md

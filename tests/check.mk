@@ -20,7 +20,7 @@ export B NVCC CHAPTERS BOOK_CHAPTERS CHECK_CHAPTER PROGRAMS BOOK_PROGRAMS PROFIL
 LOG := $(B)/check
 
 # The slowest first, so that -j2 ends the two queues together.
-TOOLCHAIN_GROUPS := build tcheck weave tools quotes profile
+TOOLCHAIN_GROUPS := build tcheck weave tools claims profile
 BOOK_GROUPS := browser book programs notebooks fit
 GROUPS := $(if $(CHECK_CHAPTER),,$(TOOLCHAIN_GROUPS)) $(BOOK_GROUPS)
 

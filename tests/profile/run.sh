@@ -205,7 +205,7 @@ if [ -x "$B/tools/tcheck" ]; then
     printf '#!/bin/sh\necho "Cuda compilation tools, release 13.0, V13.0.88"\n' >"$tmp/nvcc"
     chmod +x "$tmp/pbin/device_scan_ncu" "$tmp/gpuinfo" "$tmp/nvcc"
     pc() {
-        TOOLS=$B/tools GPUINFO=$tmp/gpuinfo BIN=$tmp/pbin EVIDENCE=$ev NVCC=$tmp/nvcc \
+        TOOLS=$B/tools GPUINFO=$tmp/gpuinfo BIN=$tmp/pbin EVIDENCE=$ev NVCC=$tmp/nvcc SRC=$B/src \
             COMMIT=0123abc COMPILE_LINE_device_scan_ncu='nvcc -std=c++17 -O3 -arch=sm_75 -o device_scan device_scan.cu' \
             sh tools/evidence/progcheck.sh "$@" >"$tmp/pc" 2>&1
     }

@@ -149,7 +149,8 @@ for c in "${read[@]}"; do
 done
 for m in "$b"/meta/*.lines; do
     [ -e "$m" ] || continue
-    c=$(basename "$m" .lines)
+    c=${m##*/}
+    c=${c%.lines}
     in_list "$c" "${book[@]}" && continue
     set_roots "$m"
     for r in "${root_list[@]}"; do
@@ -162,13 +163,25 @@ done
 echo "${book[*]}" >"$work/chapters.list"
 cmp -s "$work/chapters.list" "$b/chapters.list" ||
     mv -f "$work/chapters.list" "$b/chapters.list"
-# What make reads of the book: each chapter's roots, programs and figures.
-for c in "${book[@]}"; do
-    roots=$(roots_of "$b/meta/$c.lines" | tr '\n' ' ')
-    progs=$(roots_of "$b/meta/$c.lines" | sed -n 's/\.cu$//p' | tr '\n' ' ')
-    echo "ROOTS.$c := ${roots% }"
-    figs=$(roots_of "$b/meta/$c.lines" | sed -n 's/^fig-\(.*\)\.cpp$/\1/p' | tr '\n' ' ')
-    echo "PROGS.$c := ${progs% }"
-    echo "FIGS.$c := ${figs% }"
-done >"$work/book.mk"
+# What make reads of the book: each chapter's roots, programs and figures
+# (one awk over every chapter's description, in the book's order).
+lines=()
+for c in "${book[@]}"; do lines+=("$b/meta/$c.lines"); done
+awk -F'\t' '
+    function flush() {
+        if (c == "") return
+        printf "ROOTS.%s := %s\nPROGS.%s := %s\nFIGS.%s := %s\n", c, roots, c, progs, c, figs
+    }
+    FNR == 1 {
+        flush()
+        c = FILENAME; sub(/.*\//, "", c); sub(/\.lines$/, "", c)
+        roots = progs = figs = ""
+    }
+    $1 == "root" {
+        r = $2
+        roots = roots (roots == "" ? "" : " ") r
+        if (r ~ /\.cu$/) { sub(/\.cu$/, "", r); progs = progs (progs == "" ? "" : " ") r }
+        else if (r ~ /^fig-.*\.cpp$/) { sub(/^fig-/, "", r); sub(/\.cpp$/, "", r); figs = figs (figs == "" ? "" : " ") r }
+    }
+    END { flush() }' "${lines[@]}" >"$work/book.mk"
 cmp -s "$work/book.mk" "$b/book.mk" || mv -f "$work/book.mk" "$b/book.mk"

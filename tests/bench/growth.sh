@@ -30,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 # at DIR, with its evidence and its registry lines.
 copy_chapter() {
     local src=$1 k=$2 dir=$3 s=_c$2 name=$1-c$2
-    local lines=${B:-build}/meta/$src.lines sed=$tmp/rename.sed root base p r f
+    local lines=${B:-build}/meta/$src.lines sed=$tmp/rename.pl root base p r f
     : >"$sed"
     for root in $(awk -F'\t' '$1 == "root" { print $2 }' "$lines"); do
         base=${root%.*}
@@ -39,30 +39,34 @@ copy_chapter() {
                        printf 's#fig-%s\\.cpp#fig-%s-c%s.cpp#g\ns#fig/%s\\.svg#fig/%s-c%s.svg#g\n' \
                            "$f" "$f" "$k" "$f" "$f" "$k" >>"$sed" ;;
             *.cu) p=$base
-                  printf 's/\\b%s\\b/%s%s/g\ns/\\b%s_ncu\\b/%s%s_ncu/g\n' "$p" "$p" "$s" "$p" "$p" "$s" >>"$sed"
+                  # A name, not a part of a word or of a path
+                  # (<cub/device/device_scan.cuh> is not the program).
+                  printf 's/(?<![\\w\/])%s(?!\\w)/%s%s/g\ns/(?<![\\w\/])%s_ncu(?!\\w)/%s%s_ncu/g\n' \
+                      "$p" "$p" "$s" "$p" "$p" "$s" >>"$sed"
                   for r in evidence/*.run; do
                       [ "$(awk '{ print $1; exit }' "$r")" = "$p" ] || continue
                       r=$(basename "$r" .run)
-                      printf 's/\\b%s\\b/%s%s/g\n' "$r" "$r" "$s" >>"$sed"
+                      printf 's/(?<![\\w\/])%s(?!\\w)/%s%s/g\n' "$r" "$r" "$s" >>"$sed"
                   done ;;
-            *) printf 's/\\b%s\\.%s\\b/%s%s.%s/g\n' "$base" "${root##*.}" "$base" "$s" "${root##*.}" >>"$sed" ;;
+            *) printf 's/(?<![\\w\/])%s\\.%s(?!\\w)/%s%s.%s/g\n' "$base" "${root##*.}" "$base" "$s" "${root##*.}" >>"$sed" ;;
         esac
     done
     for r in $(awk -F'\t' '$1 == "label" { print $2 }' "$lines"); do
         printf 's/<<%s>>/<<%s-c%s>>/g\n' "$r" "$r" "$k" >>"$sed"
         printf '%s-c%s\t%s\n' "$r" "$k" "$name" >>"$dir/chapters/labels.tsv"
     done
-    sed -f "$sed" "chapters/$src.nw" >"$dir/chapters/$name.nw"
+    sed -i 's/$/;/' "$sed" # one perl statement a line
+    perl -p "$sed" "chapters/$src.nw" >"$dir/chapters/$name.nw"
     # The evidence of its programs, profiles and runs, under their new names.
     for f in evidence/*; do
         local new
-        new=evidence/$(basename "$f" | sed -f "$sed")
+        new=evidence/$(basename "$f" | perl -p "$sed")
         [ "$new" = "$f" ] && continue
         if [ -d "$f" ]; then
             mkdir -p "$dir/$new"
-            for t in "$f"/*.txt; do sed -f "$sed" "$t" >"$dir/$new/$(basename "$t")"; done
+            for t in "$f"/*.txt; do perl -p "$sed" "$t" >"$dir/$new/$(basename "$t")"; done
         else
-            sed -f "$sed" "$f" >"$dir/$new"
+            perl -p "$sed" "$f" >"$dir/$new"
         fi
     done
 }

@@ -189,8 +189,8 @@ for t in "nb-name:3: the chunk name <<Add it += 2>> cannot follow %%chunk" \
 done
 if "$asan/run-md" runs 'nvcc -o runs runs.cu' "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice './runs --twice' "$fx/runs_twice/alpha-gpu.txt" -- >"$gen/runs.run.md" 2>"$gen/err" &&
-   [ "$(grep -c '^#### ` ./runs --twice `$\|^copies: [12]$' "$gen/runs.run.md")" -eq 3 ] &&
-   [ "$(grep '^copies: ' "$gen/runs.run.md" | tr '\n' ' ')" = "copies: 1 copies: 2 " ]; then
+   [ "$(grep -c '^#### ` ./runs --twice `$\|^<span id="ev-runs\(_twice\)\?-alpha-gpu-13">copies: [12]</span>$' "$gen/runs.run.md")" -eq 3 ] &&
+   [ "$(grep -o '>copies: [12]<' "$gen/runs.run.md" | tr '\n' ' ')" = ">copies: 1< >copies: 2< " ]; then
     pass "sanitized run-md shows a run's transcript after its program's, under its command line"
 else
     fail "sanitized run-md shows a run's transcript after its program's, under its command line" \

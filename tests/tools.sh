@@ -153,8 +153,9 @@ if "$asan/notebook-md" -V "$gen/runs-values" -s tools/book/notebook-setup.py -t 
        runs 'nvcc -o runs runs.cu' "$fx/runs.expect" "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice '--twice' "$fx/runs_twice.expect" "$fx/runs_twice/alpha-gpu.txt" -- \
        >"$gen/runs.nb.md" 2>"$gen/err" &&
-   grep -qx './runs --twice | tee runs_twice.out' "$gen/runs.nb.md" &&
-   grep -qx './tcheck check -n runs_twice evidence/runs_twice.expect evidence/runs_twice runs_twice.out "$(cat runs_twice.status)"' "$gen/runs.nb.md"; then
+   grep -qx '    ./runs --twice 2>runs_twice.err | tee runs_twice.out' "$gen/runs.nb.md" &&
+   grep -qx '    echo "No GPU here, so runs_twice did not run (in Colab: Runtime, Change runtime type, T4 GPU)." | tee runs_twice.err' "$gen/runs.nb.md" &&
+   grep -qx './tcheck check -n runs_twice -e runs_twice.err evidence/runs_twice.expect evidence/runs_twice runs_twice.out "$(cat runs_twice.status)" ||' "$gen/runs.nb.md"; then
     pass "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it"
 else
     fail "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it" "$(head -3 "$gen/err" | tr '\n' ' ')"
@@ -188,8 +189,8 @@ for t in "nb-name:3: the chunk name <<Add it += 2>> cannot follow %%chunk" \
 done
 if "$asan/run-md" runs 'nvcc -o runs runs.cu' "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice './runs --twice' "$fx/runs_twice/alpha-gpu.txt" -- >"$gen/runs.run.md" 2>"$gen/err" &&
-   [ "$(grep -c '^#### ` ./runs --twice `$\|^copies: [12]$' "$gen/runs.run.md")" -eq 3 ] &&
-   [ "$(grep '^copies: ' "$gen/runs.run.md" | tr '\n' ' ')" = "copies: 1 copies: 2 " ]; then
+   [ "$(grep -c '^#### ` ./runs --twice `$\|^<span id="ev-runs\(_twice\)\?-alpha-gpu-13">copies: [12]</span>$' "$gen/runs.run.md")" -eq 3 ] &&
+   [ "$(grep -o '>copies: [12]<' "$gen/runs.run.md" | tr '\n' ' ')" = ">copies: 1< >copies: 2< " ]; then
     pass "sanitized run-md shows a run's transcript after its program's, under its command line"
 else
     fail "sanitized run-md shows a run's transcript after its program's, under its command line" \

@@ -257,6 +257,15 @@ else
         fail "a run's transcript is on its program's page, after the program's, under its command line" \
             "$(grep -o '<h3[^>]*><code>[^<]*\|copies: [0-9]' "$page" | tr '\n' ' ')"
     fi
+    # Each line of a transcript on the page has the id of its line in the
+    # file, the source a values file names, for a quote to link to.
+    if grep -q '<span id="ev-runs_twice-alpha-gpu-13">copies: 2</span>' "$page" &&
+       grep -q '<span id="ev-runs-alpha-gpu-13">copies: 1</span>' "$page"; then
+        pass "every line of a transcript on the page has the id of its line in the file"
+    else
+        fail "every line of a transcript on the page has the id of its line in the file" \
+            "$(grep -o '<span id="ev-[^"]*">copies: [0-9]' "$page" | tr '\n' ' ')"
+    fi
     if grep -qx "$(printf 'copies\t2\tevidence/runs_twice/alpha-gpu.txt:13')" \
             "$tmp/book/build/values/runs_twice/alpha-gpu.tsv" 2>/dev/null &&
        tr '\n' ' ' <"$page" | grep -q 'run twice <span class="quoted" [^>]*>2</span>'; then

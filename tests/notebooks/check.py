@@ -23,15 +23,24 @@ For each chapter:
     the line the chapter's page prints), run by the nvcc on the notebook's
     PATH, and runs each run of its programs (evidence/RUN.run, PROG ARG...)
     as ./PROG ARG..., its output kept as RUN.out, and checks it;
-  - replayed in that folder with bash and gcc, every cell that needs no GPU
-    runs: the checker is built, and the check cell, given a recorded
-    transcript's output in place of a run, says PASS.
+  - run top to bottom in a Jupyter kernel (nbclient, ipykernel) in that
+    folder, as on a machine with neither nvcc nor a GPU (the PATH without
+    nvcc's folders, and an nvidia-smi that finds no GPU first on it), every
+    cell succeeds: each compile cell says in one line that nvcc is missing,
+    each run cell in one line that there is no GPU and how to get one, and
+    each check skips for that reason, as make check does; compiling and
+    running the programs themselves is left to a machine with a GPU;
+  - replayed in that folder with bash, every cell that needs no GPU runs
+    (the checker being the one the kernel built): the check cell, given a
+    recorded transcript's output in place of a run, says PASS.
 """
 import contextlib
+import copy
 import html
 import io
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -90,8 +99,15 @@ def runs_of(programs):
     return runs
 
 
-# A cell that runs a program, or a run of one: "./PROG [ARG...] | tee NAME.out".
-RUN_CELL = re.compile(r"(\./\S+(?: [^|\n]*[^ |\n])?) \| tee (\S+)\.out\n")
+# A cell that runs a program, or a run of one, where there is a GPU:
+# "./PROG [ARG...] 2>NAME.err | tee NAME.out".
+RUN_CELL = re.compile(r"^ *(\./\S+(?: [^|\n]*[^ |\n])?) 2>(\S+)\.err \| tee \2\.out$", re.M)
+# A cell that compiles a program, where nvcc is on the PATH.
+COMPILE_CELL = "if command -v nvcc >/dev/null; then\n"
+# What a cell says where the notebook has no nvcc, or no GPU.
+NO_NVCC = re.compile(r"No nvcc here, so (\S+) is not compiled: the CUDA Toolkit is missing "
+                     r"\(in Colab: Runtime, Change runtime type, T4 GPU\)\.")
+NO_GPU = "No GPU here, so {} did not run (in Colab: Runtime, Change runtime type, T4 GPU)."
 
 
 def magic_parts(source):
@@ -316,14 +332,15 @@ def check(build, chapter):
         problems = tangles(build, chapter, nb, tmp)
         bash = [magic_parts(c.source)[2] for c in code
                 if (magic_parts(c.source) or ("",))[0] == "bash"]
-        lines = [b.rstrip("\n") for b in bash]
+        lines = [line.strip() for b in bash if b.startswith(COMPILE_CELL)
+                 for line in b.splitlines()]
         for root in roots_of(build, chapter):
             if not root.endswith(".cu"):
                 continue
             want = compile_line(root[:-3])
             if want not in lines:
                 problems.append(f"no cell holds the compile line: {want}")
-        ran = {m.group(2): m.group(1) for m in map(RUN_CELL.match, bash) if m}
+        ran = {m.group(2): m.group(1) for m in map(RUN_CELL.search, bash) if m}
         programs = [r[:-3] for r in roots_of(build, chapter) if r.endswith(".cu")]
         for run, line in runs_of(programs).items():
             if ran.get(run) != line:
@@ -333,7 +350,89 @@ def check(build, chapter):
                 "; ".join(problems[:3]))
         else:
             ok(f"{name} tangles the chapter's files from its cells and compiles them as the page says")
+        executes(name, nb, list(ran), tmp)
         replay(name, code, list(ran), tmp)
+
+
+def no_toolkit_env(tmp):
+    """The environment of a machine with neither the CUDA Toolkit nor a GPU:
+    the PATH without the folders that hold nvcc, and first on it an
+    nvidia-smi that finds no GPU, as NVIDIA's does then (exit status 9).
+    None, with why, where nvcc shares a folder with a command the cells
+    need."""
+    stub = os.path.join(tmp, ".no-gpu")
+    os.makedirs(stub)
+    with open(os.path.join(stub, "nvidia-smi"), "w", encoding="utf-8") as f:
+        f.write("#!/bin/sh\necho 'No devices were found'\nexit 9\n")
+    os.chmod(os.path.join(stub, "nvidia-smi"), 0o755)
+    dirs = [d for d in os.environ.get("PATH", "").split(os.pathsep)
+            if d and not os.access(os.path.join(d, "nvcc"), os.X_OK)]
+    path = os.pathsep.join([stub] + dirs)
+    for cmd in ("bash", "gcc", "tee"):
+        if shutil.which(cmd, path=path) is None:
+            return None, f"{cmd} is in a folder with nvcc, so no PATH leaves nvcc out"
+    # ipykernel's debugger warns of Python's frozen modules on stderr.
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    env = dict(os.environ, PATH=path)
+    return env, None
+
+
+def executes(name, nb, progs, tmp):
+    """The notebook run top to bottom in a Jupyter kernel (nbclient and
+    ipykernel), in tmp, as on a machine with no nvcc and no GPU: every cell
+    must succeed; each compile cell says in one line that there is no
+    nvcc, each run cell in one line that there is no GPU and how to get
+    one, and each check says SKIP for that reason."""
+    what = f"{name} run in a Jupyter kernel without nvcc or a GPU: every cell ran, " \
+        "each compile and run says what is missing and how to get it, each check skips"
+    try:
+        import nbclient
+    except ImportError as e:
+        bad(what, f"{e}; install python3-nbclient and python3-ipykernel")
+        return
+    env, why = no_toolkit_env(tmp)
+    if env is None:
+        skip(what, why)
+        return
+    nb = copy.deepcopy(nb)
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                     allow_errors=True)
+    try:
+        client.execute(env=env, cwd=tmp)
+    except Exception as e:
+        bad(what, f"the kernel did not run the notebook: {type(e).__name__}: {e}")
+        return
+    problems = []
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        head = c.source.splitlines()[0] if c.source else ""
+        text = "".join(o.get("text", "") for o in c.get("outputs", [])
+                       if o.output_type == "stream")
+        for o in c.get("outputs", []):
+            if o.output_type == "error":
+                problems.append(f"the cell {head!r} raised {o.ename}: "
+                                f"{(o.evalue.splitlines() or [''])[0]}")
+        m = magic_parts(c.source)
+        body = m[2] if m and m[0] == "bash" else ""
+        run = RUN_CELL.search(body)
+        if body.startswith(COMPILE_CELL):
+            said = NO_NVCC.fullmatch(text.rstrip("\n"))
+            if not said or said.group(1) not in progs:
+                problems.append(f"the compile cell said {text!r}, not that nvcc is missing")
+        elif run:
+            if text != NO_GPU.format(run.group(2)) + "\n":
+                problems.append(f"the run of {run.group(2)} said {text!r}, "
+                                f"not in one line that there is no GPU")
+        elif body.startswith("./tcheck check"):
+            prog = body.split()[3]
+            if text.splitlines()[:1] != [f"SKIP {prog}: " + NO_GPU.format(prog)]:
+                problems.append(f"the check of {prog} said {text.splitlines()[:1]}, "
+                                f"not a skip for want of a GPU")
+    if problems:
+        bad(what, "; ".join(problems[:3]))
+    else:
+        ok(what)
 
 
 def replay(name, code, progs, tmp):
@@ -363,6 +462,8 @@ def replay(name, code, progs, tmp):
             f.write(tr)
         with open(os.path.join(tmp, p + ".status"), "w", encoding="utf-8") as f:
             f.write("0\n")
+        with open(os.path.join(tmp, p + ".err"), "w", encoding="utf-8") as f:
+            f.write("")
     for c in code:
         m = magic_parts(c.source)
         f, body = writefile(c)
@@ -380,8 +481,10 @@ def replay(name, code, progs, tmp):
             bad(replay, f"a code cell that is none of Python, %%chunk, %%writefile and %%bash: {c.source[:40]!r}")
             return
         body = m[2]
-        if body.startswith("nvcc ") or RUN_CELL.match(body):
+        if body.startswith(COMPILE_CELL) or RUN_CELL.search(body):
             continue  # needs the GPU's toolkit or the GPU
+        if body.startswith("gcc ") and os.path.exists(os.path.join(tmp, "tcheck")):
+            continue  # the checker, built by this very cell in the kernel
         r = subprocess.run(["bash", "-c", body], cwd=tmp, capture_output=True,
                            text=True, timeout=300)
         if r.returncode != 0 or ("./tcheck check" in body and

@@ -9,14 +9,15 @@ cd "$(dirname "$0")/../.." || exit
 B=${B:-build}
 read -r -a chapters <<<"${CHAPTERS:?set CHAPTERS to the chapters of the book}"
 
-# Debian's python3-nbformat, whichever python3 comes first on the PATH.
-# Where no python3 has it, tools/need installs the package, as make installs
-# noweb and pandoc (through apt-get, as root or through sudo), or names the
-# one command to run, and the test fails.
+# Debian's python3-nbformat, python3-nbclient and python3-ipykernel (the
+# notebooks are run in a kernel), whichever python3 comes first on the PATH.
+# Where no python3 has them, tools/need installs the packages, as make
+# installs noweb and pandoc (through apt-get, as root or through sudo), or
+# names the one command to run, and the test fails.
 find_python() {
     local p
     for p in /usr/bin/python3 python3; do
-        if "$p" -c 'import nbformat' >/dev/null 2>&1; then
+        if "$p" -c 'import nbformat, nbclient, ipykernel' >/dev/null 2>&1; then
             echo "$p"
             return
         fi
@@ -24,14 +25,16 @@ find_python() {
 }
 python=$(find_python)
 if [ -z "$python" ]; then
-    if ! why=$(tools/need /usr/lib/python3/dist-packages/nbformat/__init__.py python3-nbformat 2>&1); then
-        echo "FAIL notebooks: python3-nbformat is needed: ${why#make: }"
-        exit 1
-    fi
-    [ -z "$why" ] || echo "$why"
+    for pkg in nbformat nbclient ipykernel; do
+        if ! why=$(tools/need /usr/lib/python3/dist-packages/$pkg/__init__.py python3-$pkg 2>&1); then
+            echo "FAIL notebooks: python3-$pkg is needed: ${why#make: }"
+            exit 1
+        fi
+        [ -z "$why" ] || echo "$why"
+    done
     python=$(find_python)
     if [ -z "$python" ]; then
-        echo "FAIL notebooks: python3-nbformat is installed, but no python3 on the PATH imports nbformat"
+        echo "FAIL notebooks: python3-nbformat, -nbclient and -ipykernel are installed, but no python3 on the PATH imports them"
         exit 1
     fi
 fi
@@ -64,7 +67,7 @@ else
     check_fixture runs tangle
     if grep -q '^FAIL notebook runs' "$tmp/check" || ! grep -q '^PASS notebook runs replayed' "$tmp/check"; then
         fail "notebook of a chapter with a run: runs it and checks it" "$(grep -m 1 -v '^PASS' "$tmp/check")"
-    elif ! grep -q '^\./runs --twice | tee runs_twice.out' "$tmp/book/build/md/runs.nb.md"; then
+    elif ! grep -q '^    \./runs --twice 2>runs_twice.err | tee runs_twice.out$' "$tmp/book/build/md/runs.nb.md"; then
         fail "notebook of a chapter with a run: runs it and checks it" "no cell runs ./runs --twice"
     else
         pass "notebook of a chapter with a run: runs it and checks it"

@@ -23,7 +23,8 @@
  *     drawn by the book's build, not run in the notebook);
  *   - for every program, a cell with the book's compile line (the same text
  *     the page prints, from tools/compile.mk), a cell that runs it and keeps
- *     its output and exit status;
+ *     its output and exit status; each says in one line what is missing
+ *     instead where there is no nvcc or no GPU (program_cells);
  *   - with -t and an EXPECT (evidence/PROG.expect), cells that write the
  *     book's checker, hidden, and build it with gcc, write the expectation
  *     and the recorded transcripts (evidence/PROG/GPU.txt), hidden too, and
@@ -623,19 +624,32 @@ static int check_cells(const struct program *p, const char *tcheck,
             return 1;
         }
     }
+    /* tcheck's exit status 3 is a pass with a warning, 4 a skip: neither
+     * is an error of the cell. */
     snprintf(buf, sizeof buf,
-             "./tcheck check -n %s evidence/%s.expect evidence/%s %s.out "
-             "\"$(cat %s.status)\"\n",
-             p->name, p->name, p->name, p->name, p->name);
+             "./tcheck check -n %s -e %s.err evidence/%s.expect evidence/%s "
+             "%s.out \"$(cat %s.status)\" ||\n"
+             "    case $? in 3 | 4) ;; *) exit 1 ;; esac\n",
+             p->name, p->name, p->name, p->name, p->name, p->name);
     code_cell("%%bash", buf);
     return 0;
 }
 
+/* How to get the GPU or the toolkit a cell lacks: what the notebook was
+ * made for. */
+static const char kGetGpu[] = "in Colab: Runtime, Change runtime type, T4 GPU";
+
 /* The cells that compile a program with the book's line and run it; for a
- * run, the cell that runs its program with its arguments. */
+ * run, the cell that runs its program with its arguments. Where nvcc is
+ * not on the PATH the compile cell says so in one line and compiles
+ * nothing; where nvidia-smi lists no GPU the run cell says so in one line
+ * and runs nothing, its output empty and its exit status 77, the book's
+ * "this machine cannot run me", so that its check says skipped, as make
+ * check does. The program's stderr is kept in NAME.err, shown after its
+ * output, for the check to give the reason of a skip. */
 static void program_cells(const struct program *p) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "./%s%s%s", p->prog,
+    char cmd[512], buf[2048];
+    snprintf(cmd, sizeof cmd, "./%s%s%s", p->prog,
              p->args && *p->args ? " " : "", p->args ? p->args : "");
     open_md();
     if (p->args == NULL) {
@@ -643,18 +657,35 @@ static void program_cells(const struct program *p) {
                "run it.", p->name);
     } else {
         printf("### `%s`\n\nThe run `%s`, `evidence/%s.run`: the program "
-               "`%s` with these arguments.", buf, p->name, p->name, p->prog);
+               "`%s` with these arguments.", cmd, p->name, p->name, p->prog);
     }
     printf(" Its output is kept in `%s.out` and its exit status in "
-           "`%s.status`.\n", p->name, p->name);
+           "`%s.status`; without a GPU it does not run, and says how to get "
+           "one.\n", p->name, p->name);
     close_md();
     if (p->args == NULL) {
-        code_cell("%%bash", p->line);
+        snprintf(buf, sizeof buf,
+                 "if command -v nvcc >/dev/null; then\n"
+                 "    %s\n"
+                 "else\n"
+                 "    echo \"No nvcc here, so %s is not compiled: the CUDA "
+                 "Toolkit is missing (%s).\"\n"
+                 "fi\n",
+                 p->line, p->prog, kGetGpu);
+        code_cell("%%bash", buf);
     }
-    size_t n = strlen(buf);
-    snprintf(buf + n, sizeof buf - n,
-             " | tee %s.out\necho \"${PIPESTATUS[0]}\" > %s.status\n",
-             p->name, p->name);
+    snprintf(buf, sizeof buf,
+             "if nvidia-smi -L >/dev/null 2>&1; then\n"
+             "    %s 2>%s.err | tee %s.out\n"
+             "    echo \"${PIPESTATUS[0]}\" > %s.status\n"
+             "    cat %s.err >&2\n"
+             "else\n"
+             "    echo \"No GPU here, so %s did not run (%s).\" | tee %s.err\n"
+             "    : > %s.out\n"
+             "    echo 77 > %s.status\n"
+             "fi\n",
+             cmd, p->name, p->name, p->name, p->name, p->name, kGetGpu,
+             p->name, p->name, p->name);
     code_cell("%%bash", buf);
 }
 

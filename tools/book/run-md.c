@@ -10,8 +10,9 @@
  * in evidence/, each shown verbatim after a line saying where and when it
  * was recorded. Then each of its runs (-r, evidence/RUN.run: the program
  * with the arguments of a variant, such as an exercise's), headed with its
- * command line, and the run's transcripts the same way. Everything is escaped by pandoc as code; nothing from a
- * transcript reaches the page as markup.
+ * command line, and the run's transcripts the same way. Everything is
+ * escaped, by pandoc as code or (a transcript, whose every line has an id)
+ * by nw_put_html; nothing from a transcript reaches the page as markup.
  *
  * With -c, a transcript evidence/PROG/GPU.txt whose chart chart has drawn
  * is shown after its chart: the figure CHARTS/PROG/GPU.md, Markdown that
@@ -31,6 +32,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "escape.h"
+#include "names.h"
 #include "util.h"
 #include "transcript.h"
 
@@ -169,6 +171,46 @@ static int stale_warning(const char *path) {
     return !found;
 }
 
+/* A transcript's output, text from offset on, as the page shows it: a
+ * <pre class="transcript">, HTML-escaped, each line in a span whose id is
+ * that line's of the file, the source a quoted value names
+ * (nw_transcript_line_id), so that a quote links to the line it came from. */
+static void put_transcript(const char *path, const char *text, size_t offset) {
+    long line = 1;
+    for (size_t k = 0; k < offset; ++k) {
+        line += text[k] == '\n';
+    }
+    size_t fence = nw_fence_length(nw_longest_run(text + offset, '~'));
+    nw_put_run(stdout, '~', fence);
+    fputs(" {=html}\n<pre class=\"transcript\"><code>", stdout);
+    size_t size = strlen(path) + 32;
+    char *source = nw_xrealloc(NULL, size), id[NW_ANCHOR_MAX];
+    for (const char *p = text + offset; *p; ++line) {
+        size_t n = strcspn(p, "\n");
+        char *one = nw_xrealloc(NULL, n + 1);
+        memcpy(one, p, n);
+        one[n] = '\0';
+        snprintf(source, size, "%s:%ld", path, line);
+        if (nw_transcript_line_id(source, id, sizeof id) == 0) {
+            printf("<span id=\"%s\">", id);
+            nw_put_html(stdout, one);
+            fputs("</span>", stdout);
+        } else {
+            nw_put_html(stdout, one);
+        }
+        free(one);
+        p += n;
+        if (*p == '\n') {
+            putchar('\n');
+            ++p;
+        }
+    }
+    free(source);
+    fputs("</code></pre>\n", stdout);
+    nw_put_run(stdout, '~', fence);
+    putchar('\n');
+}
+
 /* One transcript, after its chart where it has one. Returns 0, or 1 where
  * it is not a transcript (said on stderr). */
 static int show_transcript(const char *path, const char *charts) {
@@ -194,7 +236,7 @@ static int show_transcript(const char *path, const char *charts) {
         fputs(chart, stdout);
         free(chart);
     }
-    nw_put_code_block(stdout, ".transcript", text + transcript_offset(t));
+    put_transcript(path, text, transcript_offset(t));
     putchar('\n');
     transcript_free(t);
     free(text);

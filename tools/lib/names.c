@@ -95,3 +95,25 @@ void nw_anchor(const char *name, int piece, char *out, size_t size) {
         snprintf(out, size, "%s", base);
     }
 }
+
+int nw_transcript_line_id(const char *source, char *out, size_t size) {
+    const char *colon = strrchr(source, ':');
+    if (colon == NULL || colon[1] == '\0' ||
+        strspn(colon + 1, "0123456789") != strlen(colon + 1)) {
+        return -1;
+    }
+    const char *gpu = colon;
+    while (gpu > source && gpu[-1] != '/') {
+        --gpu;
+    }
+    if (gpu == source || colon - gpu <= 4 || strncmp(colon - 4, ".txt", 4) != 0) {
+        return -1;
+    }
+    const char *prog = gpu - 1;
+    while (prog > source && prog[-1] != '/') {
+        --prog;
+    }
+    int n = snprintf(out, size, "ev-%.*s-%.*s-%s", (int)(gpu - 1 - prog), prog,
+                     (int)(colon - 4 - gpu), gpu, colon + 1);
+    return n > 0 && (size_t)n < size && gpu - 1 > prog ? 0 : -1;
+}

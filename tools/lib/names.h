@@ -31,4 +31,11 @@ int nw_is_figure_root(const char *name);
  * "chunk-" / "file-" and a slug of the name. Writes at most size bytes. */
 void nw_anchor(const char *name, int piece, char *out, size_t size);
 
+/* The id of line `line` of the transcript DIR/PROG/GPU.txt on its page,
+ * "ev-PROG-GPU-LINE" (a program's name has no hyphen, a GPU's slug no
+ * underscore, so the id names one line), from "DIR/PROG/GPU.txt:LINE" as
+ * a values file gives a value's source. Returns 0, or -1 where source is
+ * not of that form or out is too small. */
+int nw_transcript_line_id(const char *source, char *out, size_t size);
+
 #endif

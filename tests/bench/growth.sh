@@ -99,8 +99,8 @@ for n in "$@"; do
         if [ "$k" -eq 1 ]; then chapters+=("$src"); else copy_chapter "$src" "$k" "$dir"; chapters+=("$src-c$k"); fi
     done
     sed -i "s/^CHAPTERS := .*/CHAPTERS := ${chapters[*]}/" "$dir/Makefile"
-    m=$(seconds make -C "$dir" -j2)
-    c=$(seconds make -C "$dir" -j2 check)
+    m=$(seconds make -C "$dir" -j2) || exit 1
+    c=$(seconds make -C "$dir" -j2 check) || exit 1
     closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/log" | tail -n 1)
     grep '^FAIL' "$tmp/log" | head -5 >&2
     if [ -z "$first_n" ]; then

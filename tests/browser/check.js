@@ -531,394 +531,399 @@ async function main() {
     await page.close();
   });
 
-  // Every drawing's text inside its drawing: each figure (html/fig/) and
-  // each chart, wide and narrow (html/charts/), opened by itself, every
-  // text's box, in the drawing's own units, within its viewBox.
-  const drawings = [];
-  for (const dir of ['fig', 'charts']) {
-    const walk = (d) => {
-      if (!fs.existsSync(path.join(htmlDir, d))) return;
-      for (const e of fs.readdirSync(path.join(htmlDir, d), { withFileTypes: true })) {
-        if (e.isDirectory()) walk(path.join(d, e.name));
-        else if (e.name.endsWith('.svg')) drawings.push(path.join(d, e.name));
-      }
-    };
-    walk(dir);
-  }
-  await eachPage(drawings.sort(), async (file) => {
-    const name = `browser: ${file} keeps its text inside`;
-    try {
-      const { page } = await open(desktop, file);
-      const r = await page.evaluate(() => {
-        const svg = document.documentElement;
-        const vb = svg.viewBox.baseVal;
-        const toRoot = svg.getScreenCTM().inverse();
-        const out = [];
-        let n = 0;
-        for (const t of svg.querySelectorAll('text')) {
-          const b = t.getBBox();
-          if (!b.width) continue;
-          n++;
-          const m = toRoot.multiply(t.getScreenCTM());
-          const xs = [], ys = [];
-          for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y + b.height]]) {
-            const p = new DOMPoint(x, y).matrixTransform(m);
-            xs.push(p.x); ys.push(p.y);
-          }
-          const [l, rt, tp, bt] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-          if (l < vb.x - 1.5 || rt > vb.x + vb.width + 1.5 || tp < vb.y - 1.5 || bt > vb.y + vb.height + 1.5) {
-            out.push(`"${t.textContent.trim().slice(0, 30)}" at ${l.toFixed(0)}..${rt.toFixed(0)}, ` +
-              `${tp.toFixed(0)}..${bt.toFixed(0)} in ${vb.width} x ${vb.height}`);
-          }
+  // The rest holds the drawings and what every page shares (the contents,
+  // the page turns, search, the chunks' index), the same whatever the
+  // chapter: make check CHAPTER=x (PAGES) leaves it to the whole check.
+  if (only.length === 0) {
+    // Every drawing's text inside its drawing: each figure (html/fig/) and
+    // each chart, wide and narrow (html/charts/), opened by itself, every
+    // text's box, in the drawing's own units, within its viewBox.
+    const drawings = [];
+    for (const dir of ['fig', 'charts']) {
+      const walk = (d) => {
+        if (!fs.existsSync(path.join(htmlDir, d))) return;
+        for (const e of fs.readdirSync(path.join(htmlDir, d), { withFileTypes: true })) {
+          if (e.isDirectory()) walk(path.join(d, e.name));
+          else if (e.name.endsWith('.svg')) drawings.push(path.join(d, e.name));
         }
-        return { n, out };
-      });
-      await page.close();
-      if (r.out.length) fail(name, r.out.slice(0, 3).join('; '));
-      else if (r.n === 0) fail(name, 'no text found');
-      else pass(`${name} (${r.n} texts)`);
-    } catch (e) {
-      fail(name, String(e.message || e).split('\n')[0]);
+      };
+      walk(dir);
     }
-  });
-
-  // Opening the contents on a narrow screen and closing it again keeps
-  // the reader's place; following a link of the page's outline closes it.
-  {
-    const file = pages.find((f) => isChapter(f));
-    for (const [ctx, size] of [[phone, kPhone], [tablet, kTablet]]) {
-      const name = `browser: the contents at ${size.width} px keep the reader's place`;
-      const { page } = await open(ctx, file);
+    await eachPage(drawings.sort(), async (file) => {
+      const name = `browser: ${file} keeps its text inside`;
       try {
-        const y0 = await page.evaluate(() => {
-          window.scrollTo(0, Math.floor(document.documentElement.scrollHeight / 2));
-          return window.scrollY;
+        const { page } = await open(desktop, file);
+        const r = await page.evaluate(() => {
+          const svg = document.documentElement;
+          const vb = svg.viewBox.baseVal;
+          const toRoot = svg.getScreenCTM().inverse();
+          const out = [];
+          let n = 0;
+          for (const t of svg.querySelectorAll('text')) {
+            const b = t.getBBox();
+            if (!b.width) continue;
+            n++;
+            const m = toRoot.multiply(t.getScreenCTM());
+            const xs = [], ys = [];
+            for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y + b.height]]) {
+              const p = new DOMPoint(x, y).matrixTransform(m);
+              xs.push(p.x); ys.push(p.y);
+            }
+            const [l, rt, tp, bt] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+            if (l < vb.x - 1.5 || rt > vb.x + vb.width + 1.5 || tp < vb.y - 1.5 || bt > vb.y + vb.height + 1.5) {
+              out.push(`"${t.textContent.trim().slice(0, 30)}" at ${l.toFixed(0)}..${rt.toFixed(0)}, ` +
+                `${tp.toFixed(0)}..${bt.toFixed(0)} in ${vb.width} x ${vb.height}`);
+            }
+          }
+          return { n, out };
         });
-        await page.click(`label${sel.navButton}`);
-        await page.waitForTimeout(100);
-        const opened = await page.evaluate((nav) => {
-          const r = document.querySelector(nav).getBoundingClientRect();
-          return { y: window.scrollY, seen: r.height > 0 && r.top < innerHeight && r.bottom > 0 };
-        }, sel.bookNav);
-        await page.screenshot({ path: path.join(shotDir, `${file.replace(/\.html$/, '')}-${size.width}-contents.png`) });
-        await page.click(`label${sel.navButton}`);
-        await page.waitForTimeout(100);
-        const y2 = await page.evaluate(() => window.scrollY);
-        const closed = !(await page.isVisible(sel.bookNav));
-        await page.click(`label${sel.navButton}`);
-        const link = page.locator(`${sel.pageToc} a[href^="#"]`).nth(1);
-        const hash = await link.getAttribute('href');
-        await link.click();
-        await page.waitForTimeout(100);
-        const after = await page.evaluate((nav) => ({
-          hash: location.hash, open: getComputedStyle(document.querySelector(nav)).display !== 'none',
-        }), sel.bookNav);
-        const why = [];
-        if (!opened.seen) why.push('opened, the contents are not in view');
-        if (opened.y !== y0) why.push(`opening moved the page from ${y0} to ${opened.y} px`);
-        if (!closed) why.push('pressed again, the contents stay open');
-        if (y2 !== y0) why.push(`closing left the page at ${y2} px, not ${y0}`);
-        if (after.hash !== hash || after.open) why.push(`following ${hash} of the outline ${after.open ? 'left the contents open' : 'went to ' + after.hash}`);
-        if (why.length) fail(name, why.join('; '));
-        else pass(`${name} (${y0} px), and following the outline closes them`);
+        await page.close();
+        if (r.out.length) fail(name, r.out.slice(0, 3).join('; '));
+        else if (r.n === 0) fail(name, 'no text found');
+        else pass(`${name} (${r.n} texts)`);
       } catch (e) {
         fail(name, String(e.message || e).split('\n')[0]);
       }
-      await page.close();
-    }
-  }
+    });
 
-  // The previous and next chapter above the text as well as below it, the
-  // front page's next the first chapter, and the arrow keys to go there
-  // (not from a text field).
-  {
-    const name = 'browser: previous and next chapter, above the text and by the arrow keys';
-    const why = [];
-    const chapters = pages.filter((f) => isChapter(f));
-    const order = await (async () => {
-      const { page } = await open(desktop, 'index.html');
-      const r = await page.evaluate(([nav, list]) => ({
-        chapters: [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href')),
-        next: (document.querySelector('main a[rel~="next"]') || {}).href || null,
-      }), [sel.bookNav, sel.bookChapters]);
-      await page.close();
-      return r;
-    })();
-    if (!order.next || !order.next.endsWith('/' + order.chapters[0])) {
-      why.push(`the front page's next is ${order.next}, not ${order.chapters[0]}`);
-    }
-    for (const file of chapters) {
-      const { page } = await open(desktop, file);
-      const top = await page.evaluate(() => {
-        const title = document.querySelector('main h1');
-        const links = [...document.querySelectorAll('main a[rel~="prev"], main a[rel~="next"]')];
-        return links.filter((a) => a.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING)
-          .map((a) => a.rel).sort().join(' ');
-      });
-      const i = order.chapters.indexOf(file);
-      const want = [i > 0 ? 'prev' : null, i < order.chapters.length - 1 ? 'next' : null].filter(Boolean).sort().join(' ');
-      if (top !== want) why.push(`${file}: above the title "${top}", not "${want}"`);
-      await page.close();
-    }
-    const file = order.chapters[1] || order.chapters[0];
-    const { page } = await open(desktop, file);
-    try {
-      await page.fill(`${sel.search} input[type="search"]`, 'x');
-      await page.keyboard.press('ArrowRight');
-      await page.waitForTimeout(300);
-      if (!page.url().endsWith('/' + file)) why.push(`ArrowRight in the search box left the page for ${page.url()}`);
-      await page.evaluate(() => document.activeElement.blur());
-      for (const [key, to] of [['ArrowRight', order.chapters[order.chapters.indexOf(file) + 1]],
-        ['ArrowLeft', file]]) {
-        if (!to) continue;
-        await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/' + to), { timeout: 5000 }),
-          page.keyboard.press(key)]);
-      }
-    } catch (e) {
-      why.push(`the arrow keys: ${String(e.message || e).split('\n')[0]}`);
-    }
-    await page.close();
-    if (why.length) fail(name, why.join('; '));
-    else pass(`${name} (${chapters.length} chapters; the front page's next is ${order.chapters[0]})`);
-  }
-
-  // Search, from the box in the navigation, with no server.
-  const searchBox = `${sel.search} input[type="search"]`;
-  const resultLinks = `${sel.searchResults} li a`;
-  {
-    const { page, problems } = await open(desktop, 'index.html');
-    const name = 'browser: search finds a chunk';
-    try {
-      await page.fill(searchBox, 'blelloch sweeps');
-      await page.waitForSelector(resultLinks, { timeout: 5000 });
-      const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
-      await page.screenshot({ path: path.join(shotDir, 'search-desktop.png') });
-      const first = new URL(results[0]);
-      const file = path.relative(htmlDir, fileURLToPath(first.href.split('#')[0]));
-      const ids = idsIn(file);
-      const frag = decodeURIComponent(first.hash.slice(1));
-      if (problems.length) fail(name, problems[0]);
-      else if (!ids || (frag && !ids.has(frag))) fail(name, `the first result ${file}#${frag} is not on the page`);
-      else pass(`${name}: ${results.length} results for "blelloch sweeps", the first ${file}#${frag}`);
-    } catch (e) {
-      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
-    }
-    await page.close();
-  }
-  {
-    const { page, problems } = await open(phone, 'index.html');
-    const name = `browser: the navigation opens at ${kPhone.width} px`;
-    try {
-      const before = await page.isVisible(sel.bookNav);
-      await page.click(`label${sel.navButton}`);
-      const after = await page.isVisible(sel.bookNav);
-      await page.fill(searchBox, 'cudaMemPrefetchAsync');
-      await page.waitForSelector(resultLinks, { timeout: 5000 });
-      await page.screenshot({ path: path.join(shotDir, 'search-phone.png') });
-      if (before || !after) fail(name, before ? 'shown before the button is pressed' : 'not shown after');
-      else if (problems.length) fail(name, problems[0]);
-      else pass(`${name}, and search works there`);
-    } catch (e) {
-      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
-    }
-    await page.close();
-  }
-
-  // chunks.html: a heading per chapter, in the book's order, each chunk's
-  // entry under its own chapter's (its id CHAPTER--ANCHOR), and under each
-  // heading the chunks' initials, each leading to the first chunk of its
-  // letter in that chapter, in view.
-  {
-    const name = 'browser: chunks.html by chapter, with a jump to each letter';
-    const { page, problems } = await open(desktop, 'chunks.html');
-    const why = [];
-    try {
-      const r = await page.evaluate(([nav, list, entry, entryName, letters]) => {
-        const chapters = [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href').replace(/\.html$/, ''));
-        const heads = [...document.querySelectorAll('main h1[id]')].map((h) => h.id);
-        const misplaced = [];
-        let under = null;
-        for (const e of document.querySelectorAll(`main h1[id], main ${entry}`)) {
-          if (e.tagName === 'H1') { under = e.id; continue; }
-          if (!under || !e.id.startsWith(under + '--')) misplaced.push(`${e.id} under ${under}`);
+    // Opening the contents on a narrow screen and closing it again keeps
+    // the reader's place; following a link of the page's outline closes it.
+    {
+      const file = pages.find((f) => isChapter(f));
+      for (const [ctx, size] of [[phone, kPhone], [tablet, kTablet]]) {
+        const name = `browser: the contents at ${size.width} px keep the reader's place`;
+        const { page } = await open(ctx, file);
+        try {
+          const y0 = await page.evaluate(() => {
+            window.scrollTo(0, Math.floor(document.documentElement.scrollHeight / 2));
+            return window.scrollY;
+          });
+          await page.click(`label${sel.navButton}`);
+          await page.waitForTimeout(100);
+          const opened = await page.evaluate((nav) => {
+            const r = document.querySelector(nav).getBoundingClientRect();
+            return { y: window.scrollY, seen: r.height > 0 && r.top < innerHeight && r.bottom > 0 };
+          }, sel.bookNav);
+          await page.screenshot({ path: path.join(shotDir, `${file.replace(/\.html$/, '')}-${size.width}-contents.png`) });
+          await page.click(`label${sel.navButton}`);
+          await page.waitForTimeout(100);
+          const y2 = await page.evaluate(() => window.scrollY);
+          const closed = !(await page.isVisible(sel.bookNav));
+          await page.click(`label${sel.navButton}`);
+          const link = page.locator(`${sel.pageToc} a[href^="#"]`).nth(1);
+          const hash = await link.getAttribute('href');
+          await link.click();
+          await page.waitForTimeout(100);
+          const after = await page.evaluate((nav) => ({
+            hash: location.hash, open: getComputedStyle(document.querySelector(nav)).display !== 'none',
+          }), sel.bookNav);
+          const why = [];
+          if (!opened.seen) why.push('opened, the contents are not in view');
+          if (opened.y !== y0) why.push(`opening moved the page from ${y0} to ${opened.y} px`);
+          if (!closed) why.push('pressed again, the contents stay open');
+          if (y2 !== y0) why.push(`closing left the page at ${y2} px, not ${y0}`);
+          if (after.hash !== hash || after.open) why.push(`following ${hash} of the outline ${after.open ? 'left the contents open' : 'went to ' + after.hash}`);
+          if (why.length) fail(name, why.join('; '));
+          else pass(`${name} (${y0} px), and following the outline closes them`);
+        } catch (e) {
+          fail(name, String(e.message || e).split('\n')[0]);
         }
-        const initial = (e) => (e.querySelector(entryName).textContent.replace(/[^\p{L}\p{N}]/gu, '')[0] || '').toUpperCase();
-        const jumps = [...document.querySelectorAll(`main ${letters} a`)].map((a) => {
-          const t = document.getElementById(decodeURIComponent(a.hash.slice(1)));
-          const ch = t && t.id.split('--')[0];
-          const firstOfLetter = [...document.querySelectorAll(`main ${entry}`)]
-            .find((e) => e.id.startsWith(ch + '--') && initial(e) === a.textContent);
-          return { letter: a.textContent, to: a.hash, ok: !!t && firstOfLetter === t };
-        });
-        return { chapters, heads, misplaced, jumps, entries: document.querySelectorAll(`main ${entry}`).length };
-      }, [sel.bookNav, sel.bookChapters, sel.chunkEntry, sel.entryName, sel.letters]);
-      if (r.heads.join(' ') !== r.chapters.join(' ')) why.push(`headings ${r.heads.join(' ')}, not the chapters ${r.chapters.join(' ')}`);
-      if (r.misplaced.length) why.push(`${r.misplaced.length} entries under another chapter: ${r.misplaced.slice(0, 3).join(', ')}`);
-      const bad = r.jumps.filter((j) => !j.ok);
-      if (r.jumps.length < r.chapters.length) why.push(`${r.jumps.length} letters for ${r.chapters.length} chapters`);
-      if (bad.length) why.push(`letters not to the first chunk of theirs: ${bad.slice(0, 3).map((j) => `${j.letter} ${j.to}`).join(', ')}`);
-      const jump = page.locator(`main ${sel.letters} a`).nth(Math.floor(r.jumps.length / 2));
-      const to = decodeURIComponent((await jump.getAttribute('href')).slice(1));
-      await jump.click();
-      await page.waitForTimeout(100);
-      const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, to);
-      if (top < 0 || top > kDesktop.height / 2) why.push(`following ${to} left it at ${Math.round(top)} px`);
-      if (problems.length) why.push(problems[0]);
-      if (why.length) fail(name, why.join('; '));
-      else pass(`${name}: ${r.entries} chunks under ${r.heads.length} chapters, ${r.jumps.length} letters`);
-    } catch (e) {
-      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+        await page.close();
+      }
     }
-    await page.close();
-  }
 
-  // What search finds, in the desktop window: a word with '_' and its
-  // parts, a flag with its dashes and '=', a CUDA call, and maths, which
-  // the index holds as its TeX (the rendered form's text runs together,
-  // "n log2 n" as "nlog2n"). Each search must list every result (through
-  // "Show all N" where there are more than a screenful), each with a
-  // match marked that is a whole word and no punctuation; and every text
-  // of the index with the word written out must be among them.
-  const searches = [
-    { q: 'sm_75', has: ['sm_75'] },
-    { q: '-arch=sm_75', has: ['-arch=sm_75'] },
-    { q: 'syncthreads', has: ['__syncthreads'] },
-    { q: '__syncthreads', has: ['__syncthreads'] },
-    { q: 'cudaMemcpyAsync', has: ['cudaMemcpyAsync'] },
-    { q: 'memcpyasync', has: ['cudaMemcpyAsync'] },
-    { q: 'log_2', has: ['\\log_2'] },
-    { q: 'nlog2n', has: [] },
-  ];
-  async function searchAll(page, q) {
-    await page.fill(searchBox, '');
-    await page.fill(searchBox, q);
-    await page.waitForFunction((st) => document.querySelector(st).textContent !== '', '#search-status', { timeout: 5000 });
-    const more = page.locator(`${sel.searchResults} ${sel.searchMore}`);
-    if (await more.count()) await more.click();
-    return page.evaluate(([links, results]) => ({
-      status: document.getElementById('search-status').textContent,
-      hrefs: [...document.querySelectorAll(links)].map((a) => a.href),
-      marks: [...document.querySelectorAll(`${results} mark`)].map((m) => m.textContent),
-      unmarked: [...document.querySelectorAll(`${results} li`)].filter((li) => li.querySelector('a') && !li.querySelector('mark')).length,
-    }), [resultLinks, sel.searchResults]);
-  }
-  {
-    const { page, problems } = await open(desktop, 'index.html');
-    for (const s of searches) {
-      const name = `browser: search "${s.q}" finds every place`;
+    // The previous and next chapter above the text as well as below it, the
+    // front page's next the first chapter, and the arrow keys to go there
+    // (not from a text field).
+    {
+      const name = 'browser: previous and next chapter, above the text and by the arrow keys';
+      const why = [];
+      const chapters = pages.filter((f) => isChapter(f));
+      const order = await (async () => {
+        const { page } = await open(desktop, 'index.html');
+        const r = await page.evaluate(([nav, list]) => ({
+          chapters: [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href')),
+          next: (document.querySelector('main a[rel~="next"]') || {}).href || null,
+        }), [sel.bookNav, sel.bookChapters]);
+        await page.close();
+        return r;
+      })();
+      if (!order.next || !order.next.endsWith('/' + order.chapters[0])) {
+        why.push(`the front page's next is ${order.next}, not ${order.chapters[0]}`);
+      }
+      for (const file of chapters) {
+        const { page } = await open(desktop, file);
+        const top = await page.evaluate(() => {
+          const title = document.querySelector('main h1');
+          const links = [...document.querySelectorAll('main a[rel~="prev"], main a[rel~="next"]')];
+          return links.filter((a) => a.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING)
+            .map((a) => a.rel).sort().join(' ');
+        });
+        const i = order.chapters.indexOf(file);
+        const want = [i > 0 ? 'prev' : null, i < order.chapters.length - 1 ? 'next' : null].filter(Boolean).sort().join(' ');
+        if (top !== want) why.push(`${file}: above the title "${top}", not "${want}"`);
+        await page.close();
+      }
+      const file = order.chapters[1] || order.chapters[0];
+      const { page } = await open(desktop, file);
       try {
-        const r = await searchAll(page, s.q);
-        const want = await page.evaluate((has) => {
-          const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          const res = has.map((h) => new RegExp(`(^|[^\\p{L}\\p{N}_])${esc(h)}([^\\p{L}\\p{N}_]|$)`, 'u'));
-          return window.BOOK_INDEX.docs.filter((d) => res.some((re) => re.test(`${d.t} ${d.b}`))).map((d) => d.u);
-        }, s.has);
-        const got = new Set(r.hrefs.map((h) => { const u = new URL(h); return u.pathname.split('/').pop() + u.hash; }));
-        const missed = want.filter((u) => !got.has(decodeURI(u)) && !got.has(u));
-        const why = [];
-        if (s.has.length && want.length === 0) why.push(`the index holds no ${s.has.join(' ')}`);
-        if (!s.has.length && r.hrefs.length) why.push(`${r.hrefs.length} results, where the book has no such word (${r.marks.slice(0, 3).join(' ')})`);
-        if (missed.length) why.push(`${missed.length} of the ${want.length} places missed (${missed.slice(0, 3).join(', ')}); "${r.status}"`);
-        if (r.hrefs.length && !/^\d+ match/.test(r.status)) why.push(`"${r.status}" with every result shown`);
-        const bad = r.marks.filter((m) => !/^[\p{L}\p{N}_]+$/u.test(m));
-        if (bad.length) why.push(`marked not as words: ${bad.slice(0, 3).map((m) => JSON.stringify(m)).join(' ')}`);
-        if (r.unmarked) why.push(`${r.unmarked} results with no match marked`);
-        if (problems.length) why.push(problems[0]);
-        if (why.length) fail(name, why.join('; '));
-        else pass(`${name}: ${r.hrefs.length} results, ${want.length} with ${s.has.join(' ') || 'nothing'} written out, ${new Set(r.marks).size} words marked`);
+        await page.fill(`${sel.search} input[type="search"]`, 'x');
+        await page.keyboard.press('ArrowRight');
+        await page.waitForTimeout(300);
+        if (!page.url().endsWith('/' + file)) why.push(`ArrowRight in the search box left the page for ${page.url()}`);
+        await page.evaluate(() => document.activeElement.blur());
+        for (const [key, to] of [['ArrowRight', order.chapters[order.chapters.indexOf(file) + 1]],
+          ['ArrowLeft', file]]) {
+          if (!to) continue;
+          await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/' + to), { timeout: 5000 }),
+            page.keyboard.press(key)]);
+        }
+      } catch (e) {
+        why.push(`the arrow keys: ${String(e.message || e).split('\n')[0]}`);
+      }
+      await page.close();
+      if (why.length) fail(name, why.join('; '));
+      else pass(`${name} (${chapters.length} chapters; the front page's next is ${order.chapters[0]})`);
+    }
+
+    // Search, from the box in the navigation, with no server.
+    const searchBox = `${sel.search} input[type="search"]`;
+    const resultLinks = `${sel.searchResults} li a`;
+    {
+      const { page, problems } = await open(desktop, 'index.html');
+      const name = 'browser: search finds a chunk';
+      try {
+        await page.fill(searchBox, 'blelloch sweeps');
+        await page.waitForSelector(resultLinks, { timeout: 5000 });
+        const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
+        await page.screenshot({ path: path.join(shotDir, 'search-desktop.png') });
+        const first = new URL(results[0]);
+        const file = path.relative(htmlDir, fileURLToPath(first.href.split('#')[0]));
+        const ids = idsIn(file);
+        const frag = decodeURIComponent(first.hash.slice(1));
+        if (problems.length) fail(name, problems[0]);
+        else if (!ids || (frag && !ids.has(frag))) fail(name, `the first result ${file}#${frag} is not on the page`);
+        else pass(`${name}: ${results.length} results for "blelloch sweeps", the first ${file}#${frag}`);
       } catch (e) {
         fail(name, problems[0] || String(e.message || e).split('\n')[0]);
       }
+      await page.close();
     }
-    await page.close();
-  }
+    {
+      const { page, problems } = await open(phone, 'index.html');
+      const name = `browser: the navigation opens at ${kPhone.width} px`;
+      try {
+        const before = await page.isVisible(sel.bookNav);
+        await page.click(`label${sel.navButton}`);
+        const after = await page.isVisible(sel.bookNav);
+        await page.fill(searchBox, 'cudaMemPrefetchAsync');
+        await page.waitForSelector(resultLinks, { timeout: 5000 });
+        await page.screenshot({ path: path.join(shotDir, 'search-phone.png') });
+        if (before || !after) fail(name, before ? 'shown before the button is pressed' : 'not shown after');
+        else if (problems.length) fail(name, problems[0]);
+        else pass(`${name}, and search works there`);
+      } catch (e) {
+        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+      }
+      await page.close();
+    }
 
-  // The page a result opens marks the words searched, in both themes at
-  // full contrast, and the one at the result's place is in view.
-  for (const [ctx, kind] of [[desktop, 'light'], [dark, 'dark'], [phone, 'phone']]) {
-    const name = `browser: a result opens with the words marked (${kind})`;
-    const { page, problems } = await open(ctx, 'index.html');
-    try {
-      if (kind === 'phone') await page.click(`label${sel.navButton}`);
-      const r = await searchAll(page, 'sm_75');
-      const pick = r.hrefs.findIndex((h) => new URL(h).hash);
-      const href = r.hrefs[pick];
-      await Promise.all([page.waitForURL((u) => u.href === href, { timeout: 5000 }),
-        page.locator(resultLinks).nth(pick).click()]);
-      await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
-      await page.waitForTimeout(200);
-      const seen = await page.evaluate(([hit, topBar]) => {
-        const marks = [...document.querySelectorAll(`main ${hit}`)];
-        const bar = document.querySelector(topBar);
-        const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
-        const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-        const at = marks.find((m) => target && (target.contains(m) || (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING)));
-        const rect = at && at.getBoundingClientRect();
-        return {
-          n: marks.length, texts: [...new Set(marks.map((m) => m.textContent))],
-          inView: !!rect && rect.top >= barH && rect.bottom <= innerHeight,
-          box: document.getElementById('search-box').value,
-        };
-      }, [sel.searchHit, sel.topBar]);
-      const c = await page.evaluate(contrast, kMinContrast);
-      await page.screenshot({ path: path.join(shotDir, `search-landed-${kind}.png`) });
+    // chunks.html: a heading per chapter, in the book's order, each chunk's
+    // entry under its own chapter's (its id CHAPTER--ANCHOR), and under each
+    // heading the chunks' initials, each leading to the first chunk of its
+    // letter in that chapter, in view.
+    {
+      const name = 'browser: chunks.html by chapter, with a jump to each letter';
+      const { page, problems } = await open(desktop, 'chunks.html');
       const why = [];
-      if (seen.texts.some((t) => t.toLowerCase() !== 'sm_75')) why.push(`marked: ${seen.texts.join(' ')}`);
-      if (!seen.inView) why.push(`the mark at ${new URL(href).hash} is not in view (${seen.n} marks)`);
-      if (seen.box !== 'sm_75') why.push(`the box holds "${seen.box}"`);
-      if (c.low.length) why.push(`contrast: ${c.low.slice(0, 2).join('; ')}`);
+      try {
+        const r = await page.evaluate(([nav, list, entry, entryName, letters]) => {
+          const chapters = [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href').replace(/\.html$/, ''));
+          const heads = [...document.querySelectorAll('main h1[id]')].map((h) => h.id);
+          const misplaced = [];
+          let under = null;
+          for (const e of document.querySelectorAll(`main h1[id], main ${entry}`)) {
+            if (e.tagName === 'H1') { under = e.id; continue; }
+            if (!under || !e.id.startsWith(under + '--')) misplaced.push(`${e.id} under ${under}`);
+          }
+          const initial = (e) => (e.querySelector(entryName).textContent.replace(/[^\p{L}\p{N}]/gu, '')[0] || '').toUpperCase();
+          const jumps = [...document.querySelectorAll(`main ${letters} a`)].map((a) => {
+            const t = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+            const ch = t && t.id.split('--')[0];
+            const firstOfLetter = [...document.querySelectorAll(`main ${entry}`)]
+              .find((e) => e.id.startsWith(ch + '--') && initial(e) === a.textContent);
+            return { letter: a.textContent, to: a.hash, ok: !!t && firstOfLetter === t };
+          });
+          return { chapters, heads, misplaced, jumps, entries: document.querySelectorAll(`main ${entry}`).length };
+        }, [sel.bookNav, sel.bookChapters, sel.chunkEntry, sel.entryName, sel.letters]);
+        if (r.heads.join(' ') !== r.chapters.join(' ')) why.push(`headings ${r.heads.join(' ')}, not the chapters ${r.chapters.join(' ')}`);
+        if (r.misplaced.length) why.push(`${r.misplaced.length} entries under another chapter: ${r.misplaced.slice(0, 3).join(', ')}`);
+        const bad = r.jumps.filter((j) => !j.ok);
+        if (r.jumps.length < r.chapters.length) why.push(`${r.jumps.length} letters for ${r.chapters.length} chapters`);
+        if (bad.length) why.push(`letters not to the first chunk of theirs: ${bad.slice(0, 3).map((j) => `${j.letter} ${j.to}`).join(', ')}`);
+        const jump = page.locator(`main ${sel.letters} a`).nth(Math.floor(r.jumps.length / 2));
+        const to = decodeURIComponent((await jump.getAttribute('href')).slice(1));
+        await jump.click();
+        await page.waitForTimeout(100);
+        const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, to);
+        if (top < 0 || top > kDesktop.height / 2) why.push(`following ${to} left it at ${Math.round(top)} px`);
+        if (problems.length) why.push(problems[0]);
+        if (why.length) fail(name, why.join('; '));
+        else pass(`${name}: ${r.entries} chunks under ${r.heads.length} chapters, ${r.jumps.length} letters`);
+      } catch (e) {
+        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+      }
+      await page.close();
+    }
+
+    // What search finds, in the desktop window: a word with '_' and its
+    // parts, a flag with its dashes and '=', a CUDA call, and maths, which
+    // the index holds as its TeX (the rendered form's text runs together,
+    // "n log2 n" as "nlog2n"). Each search must list every result (through
+    // "Show all N" where there are more than a screenful), each with a
+    // match marked that is a whole word and no punctuation; and every text
+    // of the index with the word written out must be among them.
+    const searches = [
+      { q: 'sm_75', has: ['sm_75'] },
+      { q: '-arch=sm_75', has: ['-arch=sm_75'] },
+      { q: 'syncthreads', has: ['__syncthreads'] },
+      { q: '__syncthreads', has: ['__syncthreads'] },
+      { q: 'cudaMemcpyAsync', has: ['cudaMemcpyAsync'] },
+      { q: 'memcpyasync', has: ['cudaMemcpyAsync'] },
+      { q: 'log_2', has: ['\\log_2'] },
+      { q: 'nlog2n', has: [] },
+    ];
+    async function searchAll(page, q) {
+      await page.fill(searchBox, '');
+      await page.fill(searchBox, q);
+      await page.waitForFunction((st) => document.querySelector(st).textContent !== '', '#search-status', { timeout: 5000 });
+      const more = page.locator(`${sel.searchResults} ${sel.searchMore}`);
+      if (await more.count()) await more.click();
+      return page.evaluate(([links, results]) => ({
+        status: document.getElementById('search-status').textContent,
+        hrefs: [...document.querySelectorAll(links)].map((a) => a.href),
+        marks: [...document.querySelectorAll(`${results} mark`)].map((m) => m.textContent),
+        unmarked: [...document.querySelectorAll(`${results} li`)].filter((li) => li.querySelector('a') && !li.querySelector('mark')).length,
+      }), [resultLinks, sel.searchResults]);
+    }
+    {
+      const { page, problems } = await open(desktop, 'index.html');
+      for (const s of searches) {
+        const name = `browser: search "${s.q}" finds every place`;
+        try {
+          const r = await searchAll(page, s.q);
+          const want = await page.evaluate((has) => {
+            const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+            const res = has.map((h) => new RegExp(`(^|[^\\p{L}\\p{N}_])${esc(h)}([^\\p{L}\\p{N}_]|$)`, 'u'));
+            return window.BOOK_INDEX.docs.filter((d) => res.some((re) => re.test(`${d.t} ${d.b}`))).map((d) => d.u);
+          }, s.has);
+          const got = new Set(r.hrefs.map((h) => { const u = new URL(h); return u.pathname.split('/').pop() + u.hash; }));
+          const missed = want.filter((u) => !got.has(decodeURI(u)) && !got.has(u));
+          const why = [];
+          if (s.has.length && want.length === 0) why.push(`the index holds no ${s.has.join(' ')}`);
+          if (!s.has.length && r.hrefs.length) why.push(`${r.hrefs.length} results, where the book has no such word (${r.marks.slice(0, 3).join(' ')})`);
+          if (missed.length) why.push(`${missed.length} of the ${want.length} places missed (${missed.slice(0, 3).join(', ')}); "${r.status}"`);
+          if (r.hrefs.length && !/^\d+ match/.test(r.status)) why.push(`"${r.status}" with every result shown`);
+          const bad = r.marks.filter((m) => !/^[\p{L}\p{N}_]+$/u.test(m));
+          if (bad.length) why.push(`marked not as words: ${bad.slice(0, 3).map((m) => JSON.stringify(m)).join(' ')}`);
+          if (r.unmarked) why.push(`${r.unmarked} results with no match marked`);
+          if (problems.length) why.push(problems[0]);
+          if (why.length) fail(name, why.join('; '));
+          else pass(`${name}: ${r.hrefs.length} results, ${want.length} with ${s.has.join(' ') || 'nothing'} written out, ${new Set(r.marks).size} words marked`);
+        } catch (e) {
+          fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+        }
+      }
+      await page.close();
+    }
+
+    // The page a result opens marks the words searched, in both themes at
+    // full contrast, and the one at the result's place is in view.
+    for (const [ctx, kind] of [[desktop, 'light'], [dark, 'dark'], [phone, 'phone']]) {
+      const name = `browser: a result opens with the words marked (${kind})`;
+      const { page, problems } = await open(ctx, 'index.html');
+      try {
+        if (kind === 'phone') await page.click(`label${sel.navButton}`);
+        const r = await searchAll(page, 'sm_75');
+        const pick = r.hrefs.findIndex((h) => new URL(h).hash);
+        const href = r.hrefs[pick];
+        await Promise.all([page.waitForURL((u) => u.href === href, { timeout: 5000 }),
+          page.locator(resultLinks).nth(pick).click()]);
+        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
+        await page.waitForTimeout(200);
+        const seen = await page.evaluate(([hit, topBar]) => {
+          const marks = [...document.querySelectorAll(`main ${hit}`)];
+          const bar = document.querySelector(topBar);
+          const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+          const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+          const at = marks.find((m) => target && (target.contains(m) || (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING)));
+          const rect = at && at.getBoundingClientRect();
+          return {
+            n: marks.length, texts: [...new Set(marks.map((m) => m.textContent))],
+            inView: !!rect && rect.top >= barH && rect.bottom <= innerHeight,
+            box: document.getElementById('search-box').value,
+          };
+        }, [sel.searchHit, sel.topBar]);
+        const c = await page.evaluate(contrast, kMinContrast);
+        await page.screenshot({ path: path.join(shotDir, `search-landed-${kind}.png`) });
+        const why = [];
+        if (seen.texts.some((t) => t.toLowerCase() !== 'sm_75')) why.push(`marked: ${seen.texts.join(' ')}`);
+        if (!seen.inView) why.push(`the mark at ${new URL(href).hash} is not in view (${seen.n} marks)`);
+        if (seen.box !== 'sm_75') why.push(`the box holds "${seen.box}"`);
+        if (c.low.length) why.push(`contrast: ${c.low.slice(0, 2).join('; ')}`);
+        if (problems.length) why.push(problems[0]);
+        if (why.length) fail(name, why.join('; '));
+        else pass(`${name}: ${seen.n} marks of sm_75, the one at ${new URL(href).hash} in view, the lowest contrast ${c.lowest.toFixed(2)}:1`);
+      } catch (e) {
+        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+      }
+      await page.close();
+    }
+
+    // The keyboard: '/' and 's' go to the box (not while typing in it), the
+    // down and up arrows through the results, Enter opens one.
+    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
+      const name = `browser: search by the keyboard (${kind})`;
+      const { page, problems } = await open(ctx, pages.find((f) => isChapter(f)));
+      const focused = () => page.evaluate(() => {
+        const e = document.activeElement;
+        return e.id || (e.tagName === 'A' ? e.getAttribute('href') : e.tagName);
+      });
+      const why = [];
+      try {
+        for (const key of ['/', 's']) {
+          await page.evaluate(() => document.activeElement.blur());
+          await page.keyboard.press(key);
+          if ((await focused()) !== 'search-box') why.push(`"${key}" left the focus on ${await focused()}`);
+          else if (!(await page.isVisible(searchBox))) why.push(`"${key}" focused a box not in view`);
+        }
+        await page.keyboard.type('scan');
+        if ((await page.inputValue(searchBox)) !== 'scan') why.push(`typing "scan" in the box gave "${await page.inputValue(searchBox)}"`);
+        await page.waitForSelector(resultLinks, { timeout: 5000 });
+        const hrefs = await page.$$eval(resultLinks, (as) => as.map((a) => a.getAttribute('href')));
+        await page.keyboard.press('ArrowDown');
+        const first = await focused();
+        await page.keyboard.press('ArrowDown');
+        const second = await focused();
+        await page.keyboard.press('ArrowUp');
+        await page.keyboard.press('ArrowUp');
+        const back = await focused();
+        await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('ArrowDown');
+        if (first !== hrefs[0] || second !== hrefs[1]) why.push(`the down arrow went to ${first}, then ${second}, not the first two results`);
+        if (back !== 'search-box') why.push(`the up arrow went back to ${back}, not the box`);
+        const to = new URL(hrefs[1], page.url()).href;
+        await Promise.all([page.waitForURL((u) => u.href === to, { timeout: 5000 }), page.keyboard.press('Enter')]);
+      } catch (e) {
+        why.push(String(e.message || e).split('\n')[0]);
+      }
       if (problems.length) why.push(problems[0]);
       if (why.length) fail(name, why.join('; '));
-      else pass(`${name}: ${seen.n} marks of sm_75, the one at ${new URL(href).hash} in view, the lowest contrast ${c.lowest.toFixed(2)}:1`);
-    } catch (e) {
-      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+      else pass(`${name}: "/" and "s" focus the box, the arrows go through the results and back, Enter opens the second`);
+      await page.close();
     }
-    await page.close();
-  }
 
-  // The keyboard: '/' and 's' go to the box (not while typing in it), the
-  // down and up arrows through the results, Enter opens one.
-  for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
-    const name = `browser: search by the keyboard (${kind})`;
-    const { page, problems } = await open(ctx, pages.find((f) => isChapter(f)));
-    const focused = () => page.evaluate(() => {
-      const e = document.activeElement;
-      return e.id || (e.tagName === 'A' ? e.getAttribute('href') : e.tagName);
-    });
-    const why = [];
-    try {
-      for (const key of ['/', 's']) {
-        await page.evaluate(() => document.activeElement.blur());
-        await page.keyboard.press(key);
-        if ((await focused()) !== 'search-box') why.push(`"${key}" left the focus on ${await focused()}`);
-        else if (!(await page.isVisible(searchBox))) why.push(`"${key}" focused a box not in view`);
-      }
-      await page.keyboard.type('scan');
-      if ((await page.inputValue(searchBox)) !== 'scan') why.push(`typing "scan" in the box gave "${await page.inputValue(searchBox)}"`);
-      await page.waitForSelector(resultLinks, { timeout: 5000 });
-      const hrefs = await page.$$eval(resultLinks, (as) => as.map((a) => a.getAttribute('href')));
-      await page.keyboard.press('ArrowDown');
-      const first = await focused();
-      await page.keyboard.press('ArrowDown');
-      const second = await focused();
-      await page.keyboard.press('ArrowUp');
-      await page.keyboard.press('ArrowUp');
-      const back = await focused();
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('ArrowDown');
-      if (first !== hrefs[0] || second !== hrefs[1]) why.push(`the down arrow went to ${first}, then ${second}, not the first two results`);
-      if (back !== 'search-box') why.push(`the up arrow went back to ${back}, not the box`);
-      const to = new URL(hrefs[1], page.url()).href;
-      await Promise.all([page.waitForURL((u) => u.href === to, { timeout: 5000 }), page.keyboard.press('Enter')]);
-    } catch (e) {
-      why.push(String(e.message || e).split('\n')[0]);
-    }
-    if (problems.length) why.push(problems[0]);
-    if (why.length) fail(name, why.join('; '));
-    else pass(`${name}: "/" and "s" focus the box, the arrows go through the results and back, Enter opens the second`);
-    await page.close();
   }
-
   await browser.close();
   process.exit(failed);
 }

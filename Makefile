@@ -97,8 +97,10 @@ PANDOC ?= pandoc
 # The external commands, as files: when one is missing its rule installs
 # it (tools/need), and when it is there nothing runs.
 # (Found without a shell, so that a no-op make runs no command at all.)
-which = $(firstword $(wildcard $(if $(findstring /,$(1)),$(1),\
-          $(addsuffix /$(1),$(subst :, ,$(PATH))))))
+# (An empty name is no command: NVCC= says there is no nvcc, and must not
+# find the folders of the PATH.)
+which = $(if $(strip $(1)),$(firstword $(wildcard $(if $(findstring /,$(1)),$(1),\
+          $(addsuffix /$(1),$(subst :, ,$(PATH)))))))
 NOTANGLE_BIN := $(or $(call which,$(NOTANGLE)),/usr/bin/$(NOTANGLE))
 PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/$(PANDOC))
 GNUPLOT_BIN := $(or $(call which,gnuplot),/usr/bin/gnuplot)

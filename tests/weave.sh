@@ -317,6 +317,28 @@ bad_name "a transcript named with a blank" 'runs/alpha gpu.txt' \
     'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)'
 bad_name "a run named \$(...)" '$(touch PWNED).run' \
     '"$(touch PWNED)" is not a run'"'"'s name: lowercase letters, digits and _'
+# A transcript that is not UTF-8 text of whole lines (a stray byte, a file
+# cut in the middle of its last number) stops the build at its line, and
+# puts nothing of it on a page; put back, the build is as it was.
+t=$tmp/book/evidence/runs/alpha-gpu.txt
+cp "$t" "$tmp/alpha-gpu.txt"
+tl=$(wc -l <"$t")
+fix="record it again (make record PROG=runs, then make accept PROG=runs)"
+sed -i "${tl}s/\$/$(printf '\377')/" "$t"
+expect_error "make rejects a transcript that is not UTF-8" \
+    "evidence/runs/alpha-gpu.txt:$tl: byte 0xff at column $(($(tail -n 1 "$tmp/alpha-gpu.txt" | wc -c))) is not UTF-8; evidence is UTF-8 text: $fix" \
+    CHAPTERS="$book" html
+head -c -1 "$tmp/alpha-gpu.txt" >"$t"
+expect_error "make rejects a transcript cut short, its last line without a newline" \
+    "evidence/runs/alpha-gpu.txt:$tl: the last line has no newline, as in a file cut short; $fix" \
+    CHAPTERS="$book" html
+cp "$tmp/alpha-gpu.txt" "$t"
+make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1
+if [ "$(snapshot)" = "$before" ]; then
+    pass "a transcript put right again builds the book as it was"
+else
+    fail "a transcript put right again builds the book as it was" "build/ differs: $(head -n 2 "$tmp/out" | tr '\n' ' ')"
+fi
 printf '# Clash\n\n<<runs_ncu.cu>>=\nint main() { return 0; }\n@\n' >"$tmp/book/chapters/clash.nw"
 : >"$tmp/book/evidence/runs.ncu"
 KEEP=1 expect_error "make rejects a program named as a profile, PROG_ncu" \

@@ -37,7 +37,7 @@
 #   build/html/NAME.html, all chapters --book-page | pandoc--> book.html
 #                                                  (the whole book, one page)
 #   build/lsrc/fig-FIG.cpp --c++ (tools/figure/svg.hpp)--> build/fig/fig-FIG
-#     --run--> build/html/fig/FIG.svg                       (a figure, drawn
+#     --run | xmllint--> build/html/fig/FIG.svg             (a figure, drawn
 #                                                            from the chapter's
 #                                                            constants)
 #   build/html/NAME.html + build/md/NAME.chunks --search-index-->
@@ -104,6 +104,8 @@ PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/$(PANDOC))
 GNUPLOT_BIN := $(or $(call which,gnuplot),/usr/bin/gnuplot)
 # The figures' compiler: make's own default, g++, from Debian's g++.
 CXX_BIN := $(or $(call which,$(CXX)),/usr/bin/$(CXX))
+# The figures' SVG is read by xmllint, from Debian's libxml2-utils.
+XMLLINT_BIN := $(or $(call which,xmllint),/usr/bin/xmllint)
 # Search runs lunr in the browser; the page loads Debian's copy from its folder.
 LUNR_JS ?= /usr/share/javascript/lunr/lunr.min.js
 HAVE_NVCC := $(call which,$(NVCC))
@@ -299,6 +301,8 @@ $(GNUPLOT_BIN):
 	$(Q)tools/need gnuplot gnuplot-nox
 $(CXX_BIN):
 	$(Q)tools/need $(CXX) g++
+$(XMLLINT_BIN):
+	$(Q)tools/need xmllint libxml2-utils
 $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
@@ -562,22 +566,34 @@ $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 # chapter's root fig-FIG.cpp is a host C++17 program (no nvcc needed) that
 # includes the constants chunks the figure depends on and the drawing
 # helpers of tools/figure/svg.hpp, and writes the SVG to stdout. It is
-# compiled from its #line copy, so that errors name the chapter's lines; a
-# program that fails, or writes no <svg>, stops make with one line naming
-# the chapter's root, and leaves the last good figure in place.
+# compiled from its #line copy, so that errors name the chapter's lines,
+# and run for at most FIG_SECONDS. Its SVG is a drawing and nothing else:
+# well-formed XML (xmllint reads it), with no script, foreignObject or
+# on... event attribute. A program that fails, runs too long or writes
+# anything else stops make with one line naming the chapter's root, and
+# leaves the last good program and figure in place.
 FIG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -pedantic -O1 -Itools/figure
 FIG_HDR := $(wildcard tools/figure/*.hpp)
-$(B)/fig/fig-%: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(B)/fig
-	$(call say,CXX,$@)
-	$(Q)$(TRAP)$(CXX) $(FIG_CXXFLAGS) -o $@.tmp $(B)/lsrc/fig-$*.cpp && mv -f $@.tmp $@
-$(B)/html/fig/%.svg: $(B)/fig/fig-% | $(B)/html/fig
+FIG_SECONDS ?= 10
+FIG_ACTIVE := //*[local-name()="script" or local-name()="foreignObject"] | //@*[starts-with(local-name(),"on")]
+$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig
 	$(call say,FIGURE,$@)
-	$(Q)$(TRAP)where="chapters/$(FIGCH.$*).nw:$$(awk -F'\t' '$$1 == "root" && $$2 == "fig-$*.cpp" { print $$3 }' \
+	$(Q)trap 'rm -f $@.tmp $@.log $(B)/fig/fig-$*.tmp' EXIT; \
+	where="chapters/$(FIGCH.$*).nw:$$(awk -F'\t' '$$1 == "root" && $$2 == "fig-$*.cpp" { print $$3 }' \
 	  $(B)/meta/$(FIGCH.$*).lines)"; \
-	$< > $@.tmp || { echo "$$where: figure <<fig-$*.cpp>> failed (exit $$?)" >&2; exit 1; }; \
-	[ "$$(head -c 4 $@.tmp)" = '<svg' ] || \
-	  { echo "$$where: figure <<fig-$*.cpp>> wrote no SVG to stdout (it must begin <svg)" >&2; exit 1; }; \
-	mv -f $@.tmp $@
+	refuse() { echo "$$where: figure <<fig-$*.cpp>> $$1" >&2; exit 1; }; \
+	$(CXX) $(FIG_CXXFLAGS) -o $(B)/fig/fig-$*.tmp $(B)/lsrc/fig-$*.cpp; \
+	timeout -k 1 $(FIG_SECONDS) $(B)/fig/fig-$*.tmp > $@.tmp || { rc=$$?; [ $$rc -ne 124 ] || \
+	  refuse "ran past $(FIG_SECONDS) s and was stopped; a figure draws in a moment (FIG_SECONDS= gives it longer)"; \
+	  refuse "failed (exit $$rc)"; }; \
+	[ "$$(head -c 4 $@.tmp)" = '<svg' ] || refuse "wrote no SVG to stdout (it must begin <svg)"; \
+	xmllint --noout $@.tmp 2> $@.log || \
+	  refuse "wrote an SVG that is not well-formed XML: $$(head -n 1 $@.log | sed 's/^[^:]*:\([0-9]*\): parser error : /its line \1: /')"; \
+	active=$$(xmllint --xpath '$(FIG_ACTIVE)' $@.tmp 2>/dev/null | head -n 1 | \
+	  sed 's/^ *//; s/^<\([A-Za-z:]*\).*/<\1>/; s/=.*//') || :; \
+	[ -z "$$active" ] || \
+	  refuse "wrote an SVG holding $$active; a figure is a drawing: no script, foreignObject or on... attribute"; \
+	mv -f $(B)/fig/fig-$*.tmp $(B)/fig/fig-$* && mv -f $@.tmp $@
 
 $(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(TRAP)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@

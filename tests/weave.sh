@@ -482,27 +482,47 @@ else
     fail "figure check takes a good SVG" "$(check_svg "$tmp/good.svg")"
 fi
 
-# A figure program that fails, or writes no SVG, stops make with one line
-# naming the chapter's root, and no figure is left half-written.
+# A figure program that fails, runs too long, or writes anything but a
+# drawing (no SVG, XML that is not well-formed, a script, a foreignObject,
+# an event attribute) stops make with one line naming the chapter's root,
+# and leaves the last good program and figure as they were, with nothing
+# half-written beside them.
 fixture=tests/fixtures/figure.nw
 fb=$tmp/figbook
 fixture_book "$fb"
 line=$(grep -n '^<<fig-square.cpp>>=' "$fixture" | cut -d: -f1)
-for case in fails:'return 1;' silent:'return 0;'; do
-    name=${case%%:*} body=${case#*:}
-    sed "s#// THE_END#$body#" "$fixture" >"$fb/chapters/figure.nw"
-    make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>"$tmp/err"
+cp "$fixture" "$fb/chapters/figure.nw"
+if make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>&1 &&
+   [ -s "$fb/build/fig/fig-square" ] && [ -s "$fb/build/html/fig/square.svg" ]; then
+    pass "a figure's program is kept beside its figure"
+else
+    fail "a figure's program is kept beside its figure" "$(head -n 2 "$tmp/out" | tr '\n' ' ')$(ls -A "$fb/build/fig" | tr '\n' ' ')"
+fi
+figsum() { (cd "$fb/build" && ls -A fig html/fig && md5sum fig/fig-square html/fig/square.svg) 2>&1; }
+drawn=$(figsum)
+svg='<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\">'
+while IFS='|' read -r name body want; do
+    sed "s#// THE_END#${body//\\/\\\\}#" "$fixture" >"$fb/chapters/figure.nw"
+    timeout 60 make -s -C "$fb" CHAPTERS=figure FIG_SECONDS=2 html >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq 0 ]; then
         fail "a figure that $name stops make" "make succeeded"
-    elif ! grep -q "^chapters/figure.nw:$line: figure <<fig-square.cpp>> " "$tmp/err"; then
-        fail "a figure that $name stops make" "stderr: $(head -c 300 "$tmp/err")"
-    elif [ -n "$(ls -A "$fb/build/html/fig" 2>/dev/null)" ]; then
-        fail "a figure that $name stops make" "build/html/fig holds $(ls "$fb/build/html/fig")"
+    elif ! grep -qxF "chapters/figure.nw:$line: figure <<fig-square.cpp>> $want" "$tmp/err"; then
+        fail "a figure that $name stops make" "exit $rc, stderr: $(head -c 300 "$tmp/err")"
+    elif [ "$(figsum)" != "$drawn" ]; then
+        fail "a figure that $name stops make" "build/fig or build/html/fig changed: $(figsum | tr '\n' ' ')"
     else
         pass "a figure that $name stops make with chapters/figure.nw:$line"
     fi
-done
+done <<EOF_FIG
+fails|return 1;|failed (exit 1)
+writes no SVG|return 0;|wrote no SVG to stdout (it must begin <svg)
+never ends|volatile bool spin = true; while (spin) {}|ran past 2 s and was stopped; a figure draws in a moment (FIG_SECONDS= gives it longer)
+writes malformed XML|std::puts("$svg<g></svg>"); return 0;|wrote an SVG that is not well-formed XML: its line 1: Opening and ending tag mismatch: g line 1 and svg
+writes a script|std::puts("$svg<script>alert(1)</script></svg>"); return 0;|wrote an SVG holding <script>; a figure is a drawing: no script, foreignObject or on... attribute
+writes a foreignObject|std::puts("$svg<foreignObject><p>x</p></foreignObject></svg>"); return 0;|wrote an SVG holding <foreignObject>; a figure is a drawing: no script, foreignObject or on... attribute
+writes an event attribute|std::puts("$svg<rect onload=\"alert(1)\"/></svg>"); return 0;|wrote an SVG holding onload; a figure is a drawing: no script, foreignObject or on... attribute
+EOF_FIG
 # As it is, the fixture draws its figure; out of the book, the figure goes.
 cp "$fixture" "$fb/chapters/figure.nw"
 if make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>&1 &&

@@ -196,6 +196,8 @@ RUN_FILES := $(wildcard evidence/*.run)
 NAME_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9 _
 # $(call without,TEXT,CHARS): TEXT with every one of CHARS taken out.
 without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
+# $(call same,A,B): A when A and B are the same text.
+same = $(and $(findstring x$(1),x$(2)),$(findstring x$(2),x$(1)))
 run-ok = $(and $(if $(call without,$(1),$(NAME_CHARS)),,ok),$(filter-out $(COMPILED) $(PROFILES),$(1)),\
            $(filter $(COMPILED),$(call run-prog,$(1))))
 RUNS := $(foreach r,$(RUN_FILES:evidence/%.run=%),$(if $(call run-ok,$(r)),$(r)))
@@ -221,8 +223,9 @@ PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES) $(RUNS),$(if $(wildcard 
 # held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
 # named holes of every transcript of a program, a profile or a run
 # (evidence/PROG/GPU.txt), as tcheck quotes reads them.
-VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
-            $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(call transcripts,$(p)))) \
+RECORDED := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
+              $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(call transcripts,$(p))))
+VALUES := $(RECORDED) \
           $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))))
 
 # A chart for every transcript of a program that says what to draw
@@ -490,11 +493,23 @@ $(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas 
 # A quote, [[=spmv.warp_ms]], becomes its value, read from every values file
 # in $(B)/values (tools/lib/quote.h says how): those the evidence makes
 # (VALUES) and any other there is.
-QUOTED = $(sort $(VALUES) $(ABSENT) $(wildcard $(B)/values/*/*.tsv))
+# $(B)/values.list: the values files of the transcripts as last built
+# (RECORDED). It is written when they change, so that the pages follow, and
+# a transcript taken away (GONE) takes its values and charts with it: a
+# quote of it then fails at its line, and its transcript leaves the page.
+VALUES_LIST := $(B)/values.list
+GONE := $(filter-out $(RECORDED),$(file <$(VALUES_LIST)))
+$(eval $(VALUES_LIST): $(if $(call same,$(strip $(file <$(VALUES_LIST))),$(strip $(RECORDED))),,FORCE))
+$(VALUES_LIST): | $(B)/stamp
+	$(Q)$(TRAP)$(if $(GONE),rm -f $(GONE) $(foreach t,$(GONE:$(B)/values/%.tsv=%),\
+	  $(B)/charts/$(t).gp $(B)/charts/$(t).narrow.gp $(B)/charts/$(t).md \
+	  $(B)/html/charts/$(t).svg $(B)/html/charts/$(t).narrow.svg) && )\
+	printf '%s\n' $(RECORDED) > $@.tmp && mv -f $@.tmp $@
+QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE),$(wildcard $(B)/values/*/*.tsv)))
 # The chapter's code goes apart, to NAME.code.md, which changes only when
 # the code does: highlighting it is most of pandoc's time, and a prose edit
 # leaves it as it was (see the page below).
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(QUOTED) | $(B)/md
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $$(QUOTED) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp' EXIT; \
 	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
@@ -518,7 +533,6 @@ $(B)/md/%.code.html: $(B)/md/%.code.md $(B)/md/%.run.code.md styles/cuda.xml | $
 # away), so that the page and the notebook follow, and a run taken away
 # takes its script, values and charts with it.
 chapter-runs = $(foreach r,$(call runs-of,$(PROGS.$(1))),$(r):$(subst $(space),:,$(call run-line,$(r))))
-same = $(and $(findstring x$(1),x$(2)),$(findstring x$(2),x$(1)))
 $(foreach c,$(CHAPTERS),$(eval $(B)/md/$(c).runs: \
   $(if $(call same,$(strip $(file <$(B)/md/$(c).runs)),$(call chapter-runs,$(c))),,FORCE)))
 $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
@@ -534,7 +548,7 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 # Each transcript's provenance is shown with it, and a stale one (README,
 # "Fingerprints") under a warning that says so: run-md reads the verdicts
 # of progcheck.sh fresh, $(B)/fresh/PROG.txt, and stops where one is missing.
-$(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
+$(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
                   $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
                   $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
@@ -712,7 +726,7 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 # ones, so that a notebook changes only when the chapter does.
 
 NB_SETUP := tools/book/notebook-setup.py
-$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(notebook-md) tools/compile.mk \
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(notebook-md) tools/compile.mk \
                  $(NB_SETUP) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p.run) $$(call transcripts,$$p)) \
                  $$(QUOTED) | $(B)/stamp/names $(B)/md

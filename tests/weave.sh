@@ -363,6 +363,36 @@ else
     fail "a run taken away leaves its page, and takes its script and values with it" \
         "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')$(ls "$tmp/book/build/bin" "$tmp/book/build/values" | tr '\n' ' ')"
 fi
+# A transcript taken away: a quote of it fails at its line, not quoted from
+# the values it left; without the quote its page loses it, and its values
+# and charts go; put back, it is quoted again.
+runs_nw=$tmp/book/chapters/runs.nw
+qline=$(grep -n 'runs\.copies' "$runs_nw" | cut -d: -f1)
+cp "$runs_nw" "$tmp/runs.nw"
+rm -f "$t"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1; then
+    fail "a quote of a transcript taken away fails the build" "make succeeded: $(grep -m 1 -v TANGLE "$tmp/out")"
+elif ! grep -q "^chapters/runs.nw:$qline: .*runs\.copies" "$tmp/out"; then
+    fail "a quote of a transcript taken away fails the build" "$(grep -m 1 -v TANGLE "$tmp/out")"
+else
+    pass "a quote of a transcript taken away fails the build at chapters/runs.nw:$qline"
+fi
+sed -i 's/\[\[=alpha-gpu: runs\.copies|%d\]\]/one/' "$runs_nw"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
+   ! grep -q 'copies: 1' "$page" && [ ! -e "$tmp/book/build/values/runs/alpha-gpu.tsv" ]; then
+    pass "a transcript taken away leaves its page, and takes its values with it"
+else
+    fail "a transcript taken away leaves its page, and takes its values with it" \
+        "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')$(grep -o 'copies: 1' "$page" | head -n 1)$(ls "$tmp/book/build/values/runs" 2>&1)"
+fi
+cp "$tmp/alpha-gpu.txt" "$t"
+cp "$tmp/runs.nw" "$runs_nw"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
+   grep -q 'copies: 1' "$page" && tr '\n' ' ' <"$page" | grep -q 'made <span class="quoted" [^>]*>1</span>'; then
+    pass "a transcript put back is on its page and quoted again"
+else
+    fail "a transcript put back is on its page and quoted again" "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')"
+fi
 
 # The class contract, styles/classes.tsv, against what writes and reads the
 # classes: prints one "WHERE<TAB>CLASS<TAB>ELEMENT" line for each class

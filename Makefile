@@ -37,7 +37,7 @@
 #   build/html/NAME.html, all chapters --book-page | pandoc--> book.html
 #                                                  (the whole book, one page)
 #   build/lsrc/fig-FIG.cpp --c++ (tools/figure/svg.hpp)--> build/fig/fig-FIG
-#     --run--> build/html/fig/FIG.svg                       (a figure, drawn
+#     --run | xmllint--> build/html/fig/FIG.svg             (a figure, drawn
 #                                                            from the chapter's
 #                                                            constants)
 #   build/html/NAME.html + build/md/NAME.chunks --search-index-->
@@ -106,6 +106,8 @@ PANDOC_BIN := $(or $(call which,$(PANDOC)),/usr/bin/$(PANDOC))
 GNUPLOT_BIN := $(or $(call which,gnuplot),/usr/bin/gnuplot)
 # The figures' compiler: make's own default, g++, from Debian's g++.
 CXX_BIN := $(or $(call which,$(CXX)),/usr/bin/$(CXX))
+# The figures' SVG is read by xmllint, from Debian's libxml2-utils.
+XMLLINT_BIN := $(or $(call which,xmllint),/usr/bin/xmllint)
 # Search runs lunr in the browser; the page loads Debian's copy from its folder.
 LUNR_JS ?= /usr/share/javascript/lunr/lunr.min.js
 HAVE_NVCC := $(call which,$(NVCC))
@@ -196,6 +198,8 @@ RUN_FILES := $(wildcard evidence/*.run)
 NAME_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3 4 5 6 7 8 9 _
 # $(call without,TEXT,CHARS): TEXT with every one of CHARS taken out.
 without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
+# $(call same,A,B): A when A and B are the same text.
+same = $(and $(findstring x$(1),x$(2)),$(findstring x$(2),x$(1)))
 run-ok = $(and $(if $(call without,$(1),$(NAME_CHARS)),,ok),$(filter-out $(COMPILED) $(PROFILES),$(1)),\
            $(filter $(COMPILED),$(call run-prog,$(1))))
 RUNS := $(foreach r,$(RUN_FILES:evidence/%.run=%),$(if $(call run-ok,$(r)),$(r)))
@@ -221,8 +225,9 @@ PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES) $(RUNS),$(if $(wildcard 
 # held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
 # named holes of every transcript of a program, a profile or a run
 # (evidence/PROG/GPU.txt), as tcheck quotes reads them.
-VALUES := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
-            $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(call transcripts,$(p)))) \
+RECORDED := $(patsubst evidence/%.txt,$(B)/values/%.tsv,\
+              $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(call transcripts,$(p))))
+VALUES := $(RECORDED) \
           $(if $(HAVE_NVCC),$(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))))
 
 # A chart for every transcript of a program that says what to draw
@@ -301,6 +306,8 @@ $(GNUPLOT_BIN):
 	$(Q)tools/need gnuplot gnuplot-nox
 $(CXX_BIN):
 	$(Q)tools/need $(CXX) g++
+$(XMLLINT_BIN):
+	$(Q)tools/need xmllint libxml2-utils
 $(LUNR_JS):
 	$(Q)tools/need $@ libjs-lunr
 
@@ -488,11 +495,23 @@ $(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas 
 # A quote, [[=spmv.warp_ms]], becomes its value, read from every values file
 # in $(B)/values (tools/lib/quote.h says how): those the evidence makes
 # (VALUES) and any other there is.
-QUOTED = $(sort $(VALUES) $(ABSENT) $(wildcard $(B)/values/*/*.tsv))
+# $(B)/values.list: the values files of the transcripts as last built
+# (RECORDED). It is written when they change, so that the pages follow, and
+# a transcript taken away (GONE) takes its values and charts with it: a
+# quote of it then fails at its line, and its transcript leaves the page.
+VALUES_LIST := $(B)/values.list
+GONE := $(filter-out $(RECORDED),$(file <$(VALUES_LIST)))
+$(eval $(VALUES_LIST): $(if $(call same,$(strip $(file <$(VALUES_LIST))),$(strip $(RECORDED))),,FORCE))
+$(VALUES_LIST): | $(B)/stamp
+	$(Q)$(TRAP)$(if $(GONE),rm -f $(GONE) $(foreach t,$(GONE:$(B)/values/%.tsv=%),\
+	  $(B)/charts/$(t).gp $(B)/charts/$(t).narrow.gp $(B)/charts/$(t).md \
+	  $(B)/html/charts/$(t).svg $(B)/html/charts/$(t).narrow.svg) && )\
+	printf '%s\n' $(RECORDED) > $@.tmp && mv -f $@.tmp $@
+QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE),$(wildcard $(B)/values/*/*.tsv)))
 # The chapter's code goes apart, to NAME.code.md, which changes only when
 # the code does: highlighting it is most of pandoc's time, and a prose edit
 # leaves it as it was (see the page below).
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $$(QUOTED) | $(B)/md
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $$(QUOTED) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp' EXIT; \
 	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
@@ -516,7 +535,6 @@ $(B)/md/%.code.html: $(B)/md/%.code.md $(B)/md/%.run.code.md styles/cuda.xml | $
 # away), so that the page and the notebook follow, and a run taken away
 # takes its script, values and charts with it.
 chapter-runs = $(foreach r,$(call runs-of,$(PROGS.$(1))),$(r):$(subst $(space),:,$(call run-line,$(r))))
-same = $(and $(findstring x$(1),x$(2)),$(findstring x$(2),x$(1)))
 $(foreach c,$(CHAPTERS),$(eval $(B)/md/$(c).runs: \
   $(if $(call same,$(strip $(file <$(B)/md/$(c).runs)),$(call chapter-runs,$(c))),,FORCE)))
 $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
@@ -532,7 +550,7 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 # Each transcript's provenance is shown with it, and a stale one (README,
 # "Fingerprints") under a warning that says so: run-md reads the verdicts
 # of progcheck.sh fresh, $(B)/fresh/PROG.txt, and stops where one is missing.
-$(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(run-md) tools/compile.mk \
+$(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/compile.mk \
                   $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
                   $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
                   $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
@@ -564,22 +582,34 @@ $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 # chapter's root fig-FIG.cpp is a host C++17 program (no nvcc needed) that
 # includes the constants chunks the figure depends on and the drawing
 # helpers of tools/figure/svg.hpp, and writes the SVG to stdout. It is
-# compiled from its #line copy, so that errors name the chapter's lines; a
-# program that fails, or writes no <svg>, stops make with one line naming
-# the chapter's root, and leaves the last good figure in place.
+# compiled from its #line copy, so that errors name the chapter's lines,
+# and run for at most FIG_SECONDS. Its SVG is a drawing and nothing else:
+# well-formed XML (xmllint reads it), with no script, foreignObject or
+# on... event attribute. A program that fails, runs too long or writes
+# anything else stops make with one line naming the chapter's root, and
+# leaves the last good program and figure in place.
 FIG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -pedantic -O1 -Itools/figure
 FIG_HDR := $(wildcard tools/figure/*.hpp)
-$(B)/fig/fig-%: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(B)/fig
-	$(call say,CXX,$@)
-	$(Q)$(TRAP)$(CXX) $(FIG_CXXFLAGS) -o $@.tmp $(B)/lsrc/fig-$*.cpp && mv -f $@.tmp $@
-$(B)/html/fig/%.svg: $(B)/fig/fig-% | $(B)/html/fig
+FIG_SECONDS ?= 10
+FIG_ACTIVE := //*[local-name()="script" or local-name()="foreignObject"] | //@*[starts-with(local-name(),"on")]
+$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig
 	$(call say,FIGURE,$@)
-	$(Q)$(TRAP)where="chapters/$(FIGCH.$*).nw:$$(awk -F'\t' '$$1 == "root" && $$2 == "fig-$*.cpp" { print $$3 }' \
+	$(Q)trap 'rm -f $@.tmp $@.log $(B)/fig/fig-$*.tmp' EXIT; \
+	where="chapters/$(FIGCH.$*).nw:$$(awk -F'\t' '$$1 == "root" && $$2 == "fig-$*.cpp" { print $$3 }' \
 	  $(B)/meta/$(FIGCH.$*).lines)"; \
-	$< > $@.tmp || { echo "$$where: figure <<fig-$*.cpp>> failed (exit $$?)" >&2; exit 1; }; \
-	[ "$$(head -c 4 $@.tmp)" = '<svg' ] || \
-	  { echo "$$where: figure <<fig-$*.cpp>> wrote no SVG to stdout (it must begin <svg)" >&2; exit 1; }; \
-	mv -f $@.tmp $@
+	refuse() { echo "$$where: figure <<fig-$*.cpp>> $$1" >&2; exit 1; }; \
+	$(CXX) $(FIG_CXXFLAGS) -o $(B)/fig/fig-$*.tmp $(B)/lsrc/fig-$*.cpp; \
+	timeout -k 1 $(FIG_SECONDS) $(B)/fig/fig-$*.tmp > $@.tmp || { rc=$$?; [ $$rc -ne 124 ] || \
+	  refuse "ran past $(FIG_SECONDS) s and was stopped; a figure draws in a moment (FIG_SECONDS= gives it longer)"; \
+	  refuse "failed (exit $$rc)"; }; \
+	[ "$$(head -c 4 $@.tmp)" = '<svg' ] || refuse "wrote no SVG to stdout (it must begin <svg)"; \
+	xmllint --noout $@.tmp 2> $@.log || \
+	  refuse "wrote an SVG that is not well-formed XML: $$(head -n 1 $@.log | sed 's/^[^:]*:\([0-9]*\): parser error : /its line \1: /')"; \
+	active=$$(xmllint --xpath '$(FIG_ACTIVE)' $@.tmp 2>/dev/null | head -n 1 | \
+	  sed 's/^ *//; s/^<\([A-Za-z:]*\).*/<\1>/; s/=.*//') || :; \
+	[ -z "$$active" ] || \
+	  refuse "wrote an SVG holding $$active; a figure is a drawing: no script, foreignObject or on... attribute"; \
+	mv -f $(B)/fig/fig-$*.tmp $(B)/fig/fig-$* && mv -f $@.tmp $@
 
 $(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md
 	$(Q)$(TRAP)$(nav) nav $* $(META) > $@.tmp && mv -f $@.tmp $@
@@ -698,7 +728,7 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 # ones, so that a notebook changes only when the chapter does.
 
 NB_SETUP := tools/book/notebook-setup.py
-$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(notebook-md) tools/compile.mk \
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(notebook-md) tools/compile.mk \
                  $(NB_SETUP) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p.run) $$(call transcripts,$$p)) \
                  $$(QUOTED) | $(B)/stamp/names $(B)/md

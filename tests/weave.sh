@@ -326,6 +326,28 @@ bad_name "a transcript named with a blank" 'runs/alpha gpu.txt' \
     'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)'
 bad_name "a run named \$(...)" '$(touch PWNED).run' \
     '"$(touch PWNED)" is not a run'"'"'s name: lowercase letters, digits and _'
+# A transcript that is not UTF-8 text of whole lines (a stray byte, a file
+# cut in the middle of its last number) stops the build at its line, and
+# puts nothing of it on a page; put back, the build is as it was.
+t=$tmp/book/evidence/runs/alpha-gpu.txt
+cp "$t" "$tmp/alpha-gpu.txt"
+tl=$(wc -l <"$t")
+fix="record it again (make record PROG=runs, then make accept PROG=runs)"
+sed -i "${tl}s/\$/$(printf '\377')/" "$t"
+expect_error "make rejects a transcript that is not UTF-8" \
+    "evidence/runs/alpha-gpu.txt:$tl: byte 0xff at column $(($(tail -n 1 "$tmp/alpha-gpu.txt" | wc -c))) is not UTF-8; evidence is UTF-8 text: $fix" \
+    CHAPTERS="$book" html
+head -c -1 "$tmp/alpha-gpu.txt" >"$t"
+expect_error "make rejects a transcript cut short, its last line without a newline" \
+    "evidence/runs/alpha-gpu.txt:$tl: the last line has no newline, as in a file cut short; $fix" \
+    CHAPTERS="$book" html
+cp "$tmp/alpha-gpu.txt" "$t"
+make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1
+if [ "$(snapshot)" = "$before" ]; then
+    pass "a transcript put right again builds the book as it was"
+else
+    fail "a transcript put right again builds the book as it was" "build/ differs: $(head -n 2 "$tmp/out" | tr '\n' ' ')"
+fi
 printf '# Clash\n\n<<runs_ncu.cu>>=\nint main() { return 0; }\n@\n' >"$tmp/book/chapters/clash.nw"
 : >"$tmp/book/evidence/runs.ncu"
 KEEP=1 expect_error "make rejects a program named as a profile, PROG_ncu" \
@@ -349,6 +371,36 @@ if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
 else
     fail "a run taken away leaves its page, and takes its script and values with it" \
         "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')$(ls "$tmp/book/build/bin" "$tmp/book/build/values" | tr '\n' ' ')"
+fi
+# A transcript taken away: a quote of it fails at its line, not quoted from
+# the values it left; without the quote its page loses it, and its values
+# and charts go; put back, it is quoted again.
+runs_nw=$tmp/book/chapters/runs.nw
+qline=$(grep -n 'runs\.copies' "$runs_nw" | cut -d: -f1)
+cp "$runs_nw" "$tmp/runs.nw"
+rm -f "$t"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1; then
+    fail "a quote of a transcript taken away fails the build" "make succeeded: $(grep -m 1 -v TANGLE "$tmp/out")"
+elif ! grep -q "^chapters/runs.nw:$qline: .*runs\.copies" "$tmp/out"; then
+    fail "a quote of a transcript taken away fails the build" "$(grep -m 1 -v TANGLE "$tmp/out")"
+else
+    pass "a quote of a transcript taken away fails the build at chapters/runs.nw:$qline"
+fi
+sed -i 's/\[\[=alpha-gpu: runs\.copies|%d\]\]/one/' "$runs_nw"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
+   ! grep -q 'copies: 1' "$page" && [ ! -e "$tmp/book/build/values/runs/alpha-gpu.tsv" ]; then
+    pass "a transcript taken away leaves its page, and takes its values with it"
+else
+    fail "a transcript taken away leaves its page, and takes its values with it" \
+        "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')$(grep -o 'copies: 1' "$page" | head -n 1)$(ls "$tmp/book/build/values/runs" 2>&1)"
+fi
+cp "$tmp/alpha-gpu.txt" "$t"
+cp "$tmp/runs.nw" "$runs_nw"
+if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
+   grep -q 'copies: 1' "$page" && tr '\n' ' ' <"$page" | grep -q 'made <span class="quoted" [^>]*>1</span>'; then
+    pass "a transcript put back is on its page and quoted again"
+else
+    fail "a transcript put back is on its page and quoted again" "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')"
 fi
 
 # The class contract, styles/classes.tsv, against what writes and reads the
@@ -469,27 +521,47 @@ else
     fail "figure check takes a good SVG" "$(check_svg "$tmp/good.svg")"
 fi
 
-# A figure program that fails, or writes no SVG, stops make with one line
-# naming the chapter's root, and no figure is left half-written.
+# A figure program that fails, runs too long, or writes anything but a
+# drawing (no SVG, XML that is not well-formed, a script, a foreignObject,
+# an event attribute) stops make with one line naming the chapter's root,
+# and leaves the last good program and figure as they were, with nothing
+# half-written beside them.
 fixture=tests/fixtures/figure.nw
 fb=$tmp/figbook
 fixture_book "$fb"
 line=$(grep -n '^<<fig-square.cpp>>=' "$fixture" | cut -d: -f1)
-for case in fails:'return 1;' silent:'return 0;'; do
-    name=${case%%:*} body=${case#*:}
-    sed "s#// THE_END#$body#" "$fixture" >"$fb/chapters/figure.nw"
-    make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>"$tmp/err"
+cp "$fixture" "$fb/chapters/figure.nw"
+if make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>&1 &&
+   [ -s "$fb/build/fig/fig-square" ] && [ -s "$fb/build/html/fig/square.svg" ]; then
+    pass "a figure's program is kept beside its figure"
+else
+    fail "a figure's program is kept beside its figure" "$(head -n 2 "$tmp/out" | tr '\n' ' ')$(ls -A "$fb/build/fig" | tr '\n' ' ')"
+fi
+figsum() { (cd "$fb/build" && ls -A fig html/fig && md5sum fig/fig-square html/fig/square.svg) 2>&1; }
+drawn=$(figsum)
+svg='<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\">'
+while IFS='|' read -r name body want; do
+    sed "s#// THE_END#${body//\\/\\\\}#" "$fixture" >"$fb/chapters/figure.nw"
+    timeout 60 make -s -C "$fb" CHAPTERS=figure FIG_SECONDS=2 html >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq 0 ]; then
         fail "a figure that $name stops make" "make succeeded"
-    elif ! grep -q "^chapters/figure.nw:$line: figure <<fig-square.cpp>> " "$tmp/err"; then
-        fail "a figure that $name stops make" "stderr: $(head -c 300 "$tmp/err")"
-    elif [ -n "$(ls -A "$fb/build/html/fig" 2>/dev/null)" ]; then
-        fail "a figure that $name stops make" "build/html/fig holds $(ls "$fb/build/html/fig")"
+    elif ! grep -qxF "chapters/figure.nw:$line: figure <<fig-square.cpp>> $want" "$tmp/err"; then
+        fail "a figure that $name stops make" "exit $rc, stderr: $(head -c 300 "$tmp/err")"
+    elif [ "$(figsum)" != "$drawn" ]; then
+        fail "a figure that $name stops make" "build/fig or build/html/fig changed: $(figsum | tr '\n' ' ')"
     else
         pass "a figure that $name stops make with chapters/figure.nw:$line"
     fi
-done
+done <<EOF_FIG
+fails|return 1;|failed (exit 1)
+writes no SVG|return 0;|wrote no SVG to stdout (it must begin <svg)
+never ends|volatile bool spin = true; while (spin) {}|ran past 2 s and was stopped; a figure draws in a moment (FIG_SECONDS= gives it longer)
+writes malformed XML|std::puts("$svg<g></svg>"); return 0;|wrote an SVG that is not well-formed XML: its line 1: Opening and ending tag mismatch: g line 1 and svg
+writes a script|std::puts("$svg<script>alert(1)</script></svg>"); return 0;|wrote an SVG holding <script>; a figure is a drawing: no script, foreignObject or on... attribute
+writes a foreignObject|std::puts("$svg<foreignObject><p>x</p></foreignObject></svg>"); return 0;|wrote an SVG holding <foreignObject>; a figure is a drawing: no script, foreignObject or on... attribute
+writes an event attribute|std::puts("$svg<rect onload=\"alert(1)\"/></svg>"); return 0;|wrote an SVG holding onload; a figure is a drawing: no script, foreignObject or on... attribute
+EOF_FIG
 # As it is, the fixture draws its figure; out of the book, the figure goes.
 cp "$fixture" "$fb/chapters/figure.nw"
 if make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>&1 &&

@@ -168,6 +168,7 @@ struct text {
     size_t first;      /* the file line number of line[0] */
     size_t more_lines; /* lines after the kept ones, counted only */
     size_t more_bytes;
+    int unterminated; /* the last line has no '\n' */
 };
 
 /* The line being read. */
@@ -280,6 +281,7 @@ static int read_text(FILE *f, struct text *t, struct limits lim) {
         return -1;
     }
     if (ls.raw > 0) {
+        t->unterminated = 1;
         end_line(t, &ls);
     }
     size_t off = 0;
@@ -326,9 +328,101 @@ static struct limits output_limits(const struct text *e) {
     return lim;
 }
 
-/* An expectation: read whole, every line at most kMaxLine bytes. */
+/* Where the first n bytes of s stop being UTF-8: the offset of the first
+ * byte of a sequence that is not (overlong, a surrogate, past U+10FFFF,
+ * or cut short), or n. A sequence cut short by the end of s counts as
+ * UTF-8 where cut is set (a line cut at kMaxLine). */
+static size_t utf8_prefix(const unsigned char *s, size_t n, int cut) {
+    static const unsigned long least[] = {0, 0x80, 0x800, 0x10000};
+    size_t i = 0;
+    while (i < n) {
+        size_t more;
+        unsigned long cp;
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        } else if ((s[i] & 0xE0) == 0xC0) {
+            more = 1, cp = s[i] & 0x1Fu;
+        } else if ((s[i] & 0xF0) == 0xE0) {
+            more = 2, cp = s[i] & 0x0Fu;
+        } else if ((s[i] & 0xF8) == 0xF0) {
+            more = 3, cp = s[i] & 0x07u;
+        } else {
+            return i;
+        }
+        size_t k = 1;
+        for (; k <= more && i + k < n; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) {
+                return i;
+            }
+            cp = cp << 6 | (s[i + k] & 0x3Fu);
+        }
+        if (k <= more) {
+            return cut ? n : i;
+        }
+        if (cp < least[more] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            return i;
+        }
+        i += more + 1;
+    }
+    return n;
+}
+
+/* Evidence is UTF-8 text of complete lines: a file that is not, or whose
+ * last line has no newline (a file cut short, its last number with it),
+ * is said on f (when not NULL) at its first such line, with fix, what
+ * mends it. Returns the number of problems. */
+static int text_problems(const struct text *t, const char *fix, FILE *f) {
+    int problems = 0;
+    for (size_t i = 0; i < t->nlines; i++) {
+        const unsigned char *p = (const unsigned char *)t->line[i].p;
+        size_t at = utf8_prefix(p, t->line[i].n, t->cut[i]);
+        if (at < t->line[i].n) {
+            if (f) {
+                fprintf(f, "%s:%zu: byte 0x%02x at column %zu is not UTF-8; "
+                        "evidence is UTF-8 text: %s\n", t->path, t->first + i,
+                        p[at], at + 1, fix);
+            }
+            problems++;
+            break;
+        }
+    }
+    if (t->unterminated && !t->more_lines) {
+        if (f) {
+            fprintf(f, "%s:%zu: the last line has no newline, as in a file cut "
+                    "short; %s\n", t->path,
+                    t->first + t->nlines - 1, fix);
+        }
+        problems++;
+    }
+    return problems;
+}
+
+static struct str dir_name(const char *p);
+
+/* text_problems of a transcript, evidence/PROG/GPU.txt, whose fix is to
+ * record PROG again. */
+static int transcript_problems(const struct text *t, FILE *f) {
+    struct str prog = dir_name(t->path);
+    char fix[200];
+    if (prog.n && prog.n < 60) {
+        snprintf(fix, sizeof fix, "record it again (make record PROG=%.*s, "
+                 "then make accept PROG=%.*s)", (int)prog.n, prog.p,
+                 (int)prog.n, prog.p);
+    } else {
+        snprintf(fix, sizeof fix, "record it again");
+    }
+    return text_problems(t, fix, f);
+}
+
+/* An expectation: read whole, every line at most kMaxLine bytes, UTF-8
+ * text of complete lines. */
 static int load_expect(const char *path, struct text *e) {
     if (load_text(path, e, kNoLimits) != 0) {
+        return -1;
+    }
+    if (text_problems(e, "save it as UTF-8, ending with a newline", stderr)) {
+        free_text(e);
         return -1;
     }
     for (size_t i = 0; i < e->nlines; i++) {
@@ -1352,7 +1446,7 @@ static int load_transcript(const char *path, struct transcript *tr,
         problems++;
     }
     set_body(tr, sep);
-    return problems;
+    return problems + transcript_problems(t, f);
 }
 
 static void free_transcript(struct transcript *tr) { free_text(&tr->file); }
@@ -1503,6 +1597,11 @@ struct transcript *transcript_read(const char *path) {
     struct transcript *tr = xmalloc(sizeof *tr);
     struct limits lim = {kSlackLines, kBaseBytes};
     if (load_transcript(path, tr, lim, NULL) < 0) {
+        free(tr);
+        return NULL;
+    }
+    if (transcript_problems(&tr->file, stderr)) {
+        free_transcript(tr);
         free(tr);
         return NULL;
     }

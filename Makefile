@@ -841,10 +841,13 @@ sanitize: programs $(TCHECK)
 
 # Whether each transcript of PROG measured today's code: progcheck.sh
 # fresh's lines, for the page (run-md -f). Never fails: make check does.
+# Asked again after every tangle, it changes only with its verdict, so
+# that a prose edit weaves no other chapter's page again.
 $(B)/fresh/%.txt: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
                   $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
 	$(Q)$(TRAP)mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
-	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $@.tmp && mv -f $@.tmp $@
+	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $@.tmp && \
+	  $(call update,$@)
 
 # Every program's compile line, "PROG: LINE", as a record writes it (a
 # run's and a profile's are their program's), for the tests that hold the

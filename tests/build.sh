@@ -146,6 +146,13 @@ if [ -n "$(command -v "${NVCC-nvcc}")" ]; then
     else
         pass "a prose edit compiles nothing"
     fi
+    # ... and weaves no other chapter's page again.
+    rewoven=$(find "$book/build/html" -maxdepth 1 \( -name parity.html -o -name tally.html \) -newer "$tmp/mark")
+    if [ -z "$rewoven" ]; then
+        pass "a prose edit weaves no other chapter's page again"
+    else
+        fail "a prose edit weaves no other chapter's page again" "$(echo $rewoven | sed "s|$book/||g") rewritten"
+    fi
 else
     skip "a header edit compiles its program again" "no nvcc"
     skip "a prose edit compiles nothing" "no nvcc"

@@ -14,8 +14,10 @@
 # order, each with its files, programs, runs, profiles, figures and labels
 # renamed (scan_2.cu becomes scan_2_c2.cu, blelloch-sweeps
 # blelloch-sweeps-c2) and its evidence copied under the new names; a copy
-# cites the original's chapters as the original does. NVCC= as for make
-# (NVCC=no-such-nvcc weaves without compiling).
+# cites the original's chapters as the original does. To weave without
+# compiling, run it with a PATH that has no nvcc (NVCC=other-name would
+# name another compiler in every compile line, and every transcript's
+# fingerprint would then read as stale).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit
 . tests/lib.sh

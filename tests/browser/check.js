@@ -19,7 +19,7 @@ const [htmlDir, shotDir, exe, contractFile] = process.argv.slice(2).map((a, i) =
 const kDesktop = { width: 1280, height: 900 };
 const kPhone = { width: 390, height: 844 };   // the narrowest common phone
 const kTablet = { width: 900, height: 900 };  // narrow: the contents behind a button
-const kLoadTimeout = 15000;                     // ms for one page to load
+const kLoadTimeout = 90000;                     // ms for one page to load (book.html, beside others, on a busy machine)
 const kMinContrast = 4.5;                       // WCAG AA, for all text alike
 
 // Numbered lists that start past 1 and are known, each with the reason
@@ -246,7 +246,7 @@ function cudaWords() {
 
 // Pages opened at once: chromium's processes share the machine's cores,
 // and a page that waits (a load, a screenshot) leaves them to the other.
-const kConcurrency = 3;
+const kConcurrency = 2;
 // Runs fn on each of list, kConcurrency at a time.
 async function eachPage(list, fn) {
   let next = 0;

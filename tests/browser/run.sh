@@ -13,7 +13,7 @@
 # each page at both widths (its first chart and transcript too, the
 # contents open, the chapters in the dark and in print) go to
 # build/screenshots/, and with BROWSER_PDF=1 each chapter printed to PDF.
-# Three pages are open at once. The pages' classes come from their contract,
+# Two pages are open at once. The pages' classes come from their contract,
 # styles/classes.tsv, by name.
 #
 # The browser is driven through playwright-core (pinned by package-lock.json

@@ -355,14 +355,19 @@ KEEP=1 expect_error "make rejects a program named as a profile, PROG_ncu" \
 rm -f "$tmp/book/chapters/clash.nw" "$tmp/book/evidence/runs.ncu"
 # A run taken away: a quote of its values fails, naming them; without the
 # quote its page loses it, and its script and values go.
+# quote_fails NAME PATTERN [MORE]: make html fails, saying PATTERN (a grep
+# expression); MORE is added to the name where it passes.
+quote_fails() {
+    if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1; then
+        fail "$1" "make succeeded: $(grep -m 1 -v TANGLE "$tmp/out")"
+    elif ! grep -q "$2" "$tmp/out"; then
+        fail "$1" "$(grep -m 1 -v TANGLE "$tmp/out")"
+    else
+        pass "$1${3:+ $3}"
+    fi
+}
 rm -f "$tmp/book/evidence/runs_twice.run"
-if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1; then
-    fail "a quote of a run taken away fails the build" "make succeeded"
-elif ! grep -q 'chapters/runs.nw:[0-9]*: .*runs_twice.copies' "$tmp/out"; then
-    fail "a quote of a run taken away fails the build" "$(grep -m 1 -v TANGLE "$tmp/out")"
-else
-    pass "a quote of a run taken away fails the build"
-fi
+quote_fails "a quote of a run taken away fails the build" 'chapters/runs.nw:[0-9]*: .*runs_twice.copies'
 sed -i 's/ copy, run twice$/ copy./; /runs_twice.copies/d' "$tmp/book/chapters/runs.nw"
 if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
    ! grep -q '<code>./runs --twice</code>' "$page" && [ ! -e "$tmp/book/build/bin/runs_twice" ] &&
@@ -379,13 +384,8 @@ runs_nw=$tmp/book/chapters/runs.nw
 qline=$(grep -n 'runs\.copies' "$runs_nw" | cut -d: -f1)
 cp "$runs_nw" "$tmp/runs.nw"
 rm -f "$t"
-if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1; then
-    fail "a quote of a transcript taken away fails the build" "make succeeded: $(grep -m 1 -v TANGLE "$tmp/out")"
-elif ! grep -q "^chapters/runs.nw:$qline: .*runs\.copies" "$tmp/out"; then
-    fail "a quote of a transcript taken away fails the build" "$(grep -m 1 -v TANGLE "$tmp/out")"
-else
-    pass "a quote of a transcript taken away fails the build at chapters/runs.nw:$qline"
-fi
+quote_fails "a quote of a transcript taken away fails the build" "^chapters/runs.nw:$qline: .*runs\.copies" \
+    "at chapters/runs.nw:$qline"
 sed -i 's/\[\[=alpha-gpu: runs\.copies|%d\]\]/one/' "$runs_nw"
 if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
    ! grep -q 'copies: 1' "$page" && [ ! -e "$tmp/book/build/values/runs/alpha-gpu.tsv" ]; then

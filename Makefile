@@ -629,7 +629,9 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
     --syntax-definition styles/cuda.xml) \
   --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page)
 $(HIGHLIGHTED_APART): $(B)/md/highlighting.css
-$(PAGES) $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: styles/cuda.xml
+# The pages pandoc highlights read the CUDA definition; a chapter's page
+# reads it through its NAME.code.html.
+$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: styles/cuda.xml
 
 # heading-links gives every heading a permalink. Without nvcc there is no
 # T4 fit to show.

@@ -88,6 +88,7 @@ seconds() {
 printf '%-9s %8s %12s %8s %12s %11s %s\n' chapters make "per chapter" check "per chapter" "check/make" \
     "growth (check per added chapter, of check at the first size)"
 first_n= first_check=
+declare -A groups
 for n in "$@"; do
     dir=$tmp/book$n
     rm -rf "$dir" && mkdir -p "$dir"
@@ -111,8 +112,31 @@ for n in "$@"; do
     else
         growth=$(awk -v c="$c" -v f="$first_check" -v n="$n" -v m="$first_n" 'BEGIN { printf "%.1f%%", 100 * (c - f) / (n - m) / f }')
     fi
+    # Where make check's time went, group by group (check.sh's lines).
+    groups[$n]=$(sed -n 's/^  (tests\/\([a-z]*\)[./].*: \([0-9]*\) s)$/\1 \2/p' "$tmp/log" | tr '\n' ' ')
     printf '%-9s %8s %12s %8s %12s %11s %s  [%s]\n' "$n" "$m s" "$(awk -v a="$m" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
         "$c s" "$(awk -v a="$c" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
         "$(awk -v c="$c" -v m="$m" 'BEGIN { printf "%.2f", c / m }')" "$growth" "$closing"
     rm -rf "$dir"
+done
+# group_seconds GROUP N: the group's seconds in the check of N chapters.
+group_seconds() {
+    awk -v g="$1" '{ for (i = 1; i < NF; i += 2) if ($i == g) print $(i + 1) }' <<<"${groups[$2]}"
+}
+# Each group's seconds at each size, and its growth per added chapter as a
+# share of the whole make check at the first size.
+echo
+echo "make check's groups (seconds at each size; growth per added chapter, of check at the first size)"
+for g in $(tr ' ' '\n' <<<"${groups[$1]}" | awk 'NR % 2'); do
+    line=$(printf '%-10s' "$g")
+    for n in "$@"; do
+        line+=$(printf ' %6s' "$(group_seconds "$g" "$n")")
+    done
+    if [ $# -gt 1 ]; then
+        a=$(group_seconds "$g" "$1")
+        z=$(group_seconds "$g" "${*: -1}")
+        line+=$(awk -v a="${a:-0}" -v z="${z:-0}" -v f="$first_check" -v m="$1" -v n="${*: -1}" \
+            'BEGIN { printf "   %+.1f%%", 100 * (z - a) / (n - m) / f }')
+    fi
+    echo "$line"
 done

@@ -301,8 +301,11 @@ async function main() {
   const tablet = await browser.newContext({ viewport: kTablet, colorScheme: 'light' });
   const dark = await browser.newContext({ viewport: kDesktop, colorScheme: 'dark' });
 
-  // First pass: every page at both widths; the ids of each page for the
-  // link check.
+  // Each page is opened three times: on the desktop and at 390 px, light,
+  // and on the desktop in the dark, which is then printed. Each opening
+  // does every check its window and theme allow, and last what changes the
+  // page (following a chunk reference); the ids of each page are kept for
+  // the link check.
   const idsOf = new Map();
   // The ids of a page: as the browser found them where it opened the page,
   // else (a page PAGES leaves out) as its file writes them.
@@ -315,6 +318,92 @@ async function main() {
   };
   const surveys = new Map();
   const chapterCount = [];
+
+  // Contrast, in either theme: the page's text, code and line numbers
+  // included, at least kMinContrast.
+  async function checkContrast(page, file, theme) {
+    const name = `browser: contrast on ${file} (${theme})`;
+    const c = await page.evaluate(contrast, kMinContrast);
+    if (c.low.length) fail(name, `${c.low.length} pairs under ${kMinContrast}:1: ${c.low.slice(0, 4).join('; ')}`);
+    else pass(`${name}: ${c.count} pieces of text, the lowest ${c.lowest.toFixed(2)}:1`);
+  }
+
+  // CUDA is highlighted as CUDA: its qualifiers, built-in variables,
+  // intrinsics and launch brackets each in a colour of their own.
+  async function checkCuda(page, file) {
+    const w = await page.evaluate(cudaWords);
+    const name = `browser: CUDA highlighted on ${file}`;
+    if (w.plain.length) fail(name, `not highlighted: ${w.plain.join(' ')}`);
+    else pass(`${name} (${w.found} of its words)`);
+  }
+
+  // Following a chunk reference scrolls its chunk into view, clear of the
+  // bar at the top of a narrow window.
+  async function followRef(page, file, s, kind) {
+    const ref = page.locator(`a${sel.chunkRef}`).nth(Math.floor(s.refs.length / 2));
+    const id = s.refs[Math.floor(s.refs.length / 2)].id;
+    await ref.scrollIntoViewIfNeeded();
+    await ref.click();
+    await page.waitForTimeout(100);
+    const where = await page.evaluate(([target, topBar]) => {
+      const t = document.getElementById(target);
+      const bar = document.querySelector(topBar);
+      const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+      const r = t.getBoundingClientRect();
+      return { hash: decodeURIComponent(location.hash.slice(1)), top: r.top, barH, h: innerHeight };
+    }, [id, sel.topBar]);
+    if (where.hash !== id || where.top < where.barH - 1 || where.top > where.h / 2) {
+      fail(`browser: following a chunk reference on ${file} (${kind})`,
+        `#${where.hash}: the chunk's top at ${Math.round(where.top)} px, the bar ${Math.round(where.barH)} px`);
+    } else {
+      pass(`browser: following a chunk reference on ${file} (${kind}) shows the chunk`);
+    }
+    if (kind === 'phone') {
+      await page.screenshot({ path: path.join(shotDir, `${file.replace(/\.html$/, '')}-phone-chunk.png`) });
+    }
+  }
+
+  // A chapter in the dark, then in print (s.toc: a page with an outline).
+  async function darkAndPrint(page, file) {
+    const base = file.replace(/\.html$/, '');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const lum = (bg.match(/\d+/g) || [255, 255, 255]).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 765;
+    await page.evaluate((chunk) => {
+      const c = document.querySelector(`figure, div${chunk}`);
+      if (c) c.scrollIntoView();
+    }, sel.chunk);
+    await page.screenshot({ path: path.join(shotDir, `${base}-dark.png`) });
+    if (lum > 0.3) fail(`browser: ${file} in the dark`, `the page is light (${bg})`);
+    else pass(`browser: ${file} follows a dark system setting`);
+
+    await page.emulateMedia({ media: 'print', colorScheme: 'light' });
+    const printed = await page.evaluate(([navigation, chapter]) => {
+      const hidden = navigation.filter((s) => {
+        const e = document.querySelector(s);
+        return e && getComputedStyle(e).display !== 'none';
+      });
+      const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
+      // On the whole book's page, each chapter starts a new sheet.
+      const unbroken = [...document.querySelectorAll(chapter)].filter((h) =>
+        getComputedStyle(h).breakBefore !== 'page').map((h) => h.id);
+      return { hidden, cut, unbroken };
+    }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter]);
+    await page.evaluate((chunk) => {
+      const c = document.querySelector(`div${chunk}`);
+      if (c) c.scrollIntoView();
+    }, sel.chunk);
+    await page.screenshot({ path: path.join(shotDir, `${base}-print.png`) });
+    if (printed.hidden.length || printed.cut || printed.unbroken.length) {
+      fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
+    } else {
+      pass(`browser: ${file} in print: no navigation, no code cut off`);
+    }
+    // The page printed, to look at (BROWSER_PDF=1); it asserts nothing.
+    if (process.env.BROWSER_PDF) {
+      await page.pdf({ path: path.join(shotDir, `${base}.pdf`), format: 'A4', printBackground: true });
+    }
+  }
+
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [];
@@ -359,6 +448,11 @@ async function main() {
           }, chartFig);
           await page.screenshot({ path: path.join(shotDir, `${base}-${kind}-transcript.png`) });
         }
+        if (kind === 'desktop') {
+          await checkContrast(page, file, 'light');
+          if (s.toc) await checkCuda(page, file);
+        }
+        if (s.refs.length) await followRef(page, file, s, kind);
         await page.close();
       }
       const s = surveys.get(file);
@@ -367,11 +461,19 @@ async function main() {
       if (s.chunks.length) shape.push(`chunks whose name is not their permalink: ${s.chunks.slice(0, 3).join(', ')}`);
       if (s.images.length) shape.push(`images that did not load: ${s.images.slice(0, 3).join(', ')}`);
       if (s.chapters === 0) shape.push('no table of contents in the navigation');
+
+      const { page, problems } = await open(dark, file);
+      for (const p of problems) {
+        if (!loads.includes(p)) loads.push(p);
+      }
+      await checkContrast(page, file, 'dark');
+      if (s.toc) await darkAndPrint(page, file);
+      await page.close();
     } catch (e) {
       loads.push(String(e.message || e).split('\n')[0]);
     }
     if (loads.length) fail(`${name} loads cleanly`, loads.slice(0, 3).join('; '));
-    else pass(`${name} loads cleanly (desktop and ${kPhone.width} px: no console message, no failed load, nothing from the network)`);
+    else pass(`${name} loads cleanly (desktop and ${kPhone.width} px, light and dark: no console message, no failed load, nothing from the network)`);
     if (charts.length) fail(`${name} draws its charts for the width`, charts.slice(0, 3).join('; '));
     else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: narrow at ${kPhone.width} px, wide on the desktop)`);
     if (wide.length) fail(`${name} fits the window`, wide[0]);
@@ -431,105 +533,6 @@ async function main() {
       }
     }
   }
-
-  // Following a chunk reference scrolls its chunk into view, clear of the
-  // bar at the top of a narrow window.
-  await eachPage(pages, async (file) => {
-    const s = surveys.get(file);
-    if (!s || !s.refs.length) return;
-    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
-      const { page } = await open(ctx, file);
-      const ref = page.locator(`a${sel.chunkRef}`).nth(Math.floor(s.refs.length / 2));
-      const id = s.refs[Math.floor(s.refs.length / 2)].id;
-      await ref.scrollIntoViewIfNeeded();
-      await ref.click();
-      await page.waitForTimeout(100);
-      const where = await page.evaluate(([target, topBar]) => {
-        const t = document.getElementById(target);
-        const bar = document.querySelector(topBar);
-        const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
-        const r = t.getBoundingClientRect();
-        return { hash: decodeURIComponent(location.hash.slice(1)), top: r.top, barH, h: innerHeight };
-      }, [id, sel.topBar]);
-      if (where.hash !== id || where.top < where.barH - 1 || where.top > where.h / 2) {
-        fail(`browser: following a chunk reference on ${file} (${kind})`,
-          `#${where.hash}: the chunk's top at ${Math.round(where.top)} px, the bar ${Math.round(where.barH)} px`);
-      } else {
-        pass(`browser: following a chunk reference on ${file} (${kind}) shows the chunk`);
-      }
-      if (kind === 'phone') {
-        await page.screenshot({ path: path.join(shotDir, `${file.replace(/\.html$/, '')}-phone-chunk.png`) });
-      }
-      await page.close();
-    }
-  });
-
-  // The chapters in the dark and in print.
-  await eachPage(pages.filter((f) => (surveys.get(f) || {}).toc), async (file) => {
-    const base = file.replace(/\.html$/, '');
-    const { page, problems } = await open(dark, file);
-    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const lum = (bg.match(/\d+/g) || [255, 255, 255]).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 765;
-    await page.evaluate((chunk) => {
-      const c = document.querySelector(`figure, div${chunk}`);
-      if (c) c.scrollIntoView();
-    }, sel.chunk);
-    await page.screenshot({ path: path.join(shotDir, `${base}-dark.png`) });
-    if (lum > 0.3 || problems.length) fail(`browser: ${file} in the dark`, problems[0] || `the page is light (${bg})`);
-    else pass(`browser: ${file} follows a dark system setting`);
-
-    await page.emulateMedia({ media: 'print', colorScheme: 'light' });
-    const printed = await page.evaluate(([navigation, chapter]) => {
-      const hidden = navigation.filter((s) => {
-        const e = document.querySelector(s);
-        return e && getComputedStyle(e).display !== 'none';
-      });
-      const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
-      // On the whole book's page, each chapter starts a new sheet.
-      const unbroken = [...document.querySelectorAll(chapter)].filter((h) =>
-        getComputedStyle(h).breakBefore !== 'page').map((h) => h.id);
-      return { hidden, cut, unbroken };
-    }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter]);
-    await page.evaluate((chunk) => {
-      const c = document.querySelector(`div${chunk}`);
-      if (c) c.scrollIntoView();
-    }, sel.chunk);
-    await page.screenshot({ path: path.join(shotDir, `${base}-print.png`) });
-    if (printed.hidden.length || printed.cut || printed.unbroken.length) {
-      fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
-    } else {
-      pass(`browser: ${file} in print: no navigation, no code cut off`);
-    }
-    // The page printed, to look at (BROWSER_PDF=1); it asserts nothing.
-    if (process.env.BROWSER_PDF) {
-      await page.pdf({ path: path.join(shotDir, `${base}.pdf`), format: 'A4', printBackground: true });
-    }
-    await page.close();
-  });
-
-  // Contrast, in both themes: every page's text, code and line numbers
-  // included, at least kMinContrast.
-  await eachPage(pages, async (file) => {
-    for (const [ctx, theme] of [[desktop, 'light'], [dark, 'dark']]) {
-      const name = `browser: contrast on ${file} (${theme})`;
-      const { page } = await open(ctx, file);
-      const c = await page.evaluate(contrast, kMinContrast);
-      if (c.low.length) fail(name, `${c.low.length} pairs under ${kMinContrast}:1: ${c.low.slice(0, 4).join('; ')}`);
-      else pass(`${name}: ${c.count} pieces of text, the lowest ${c.lowest.toFixed(2)}:1`);
-      await page.close();
-    }
-  });
-
-  // CUDA is highlighted as CUDA: its qualifiers, built-in variables,
-  // intrinsics and launch brackets each in a colour of their own.
-  await eachPage(pages.filter((f) => (surveys.get(f) || {}).toc), async (file) => {
-    const { page } = await open(desktop, file);
-    const w = await page.evaluate(cudaWords);
-    const name = `browser: CUDA highlighted on ${file}`;
-    if (w.plain.length) fail(name, `not highlighted: ${w.plain.join(' ')}`);
-    else pass(`${name} (${w.found} of its words)`);
-    await page.close();
-  });
 
   // The rest holds the drawings and what every page shares (the contents,
   // the page turns, search, the chunks' index), the same whatever the

@@ -57,9 +57,12 @@ cp tests/fixtures/runs.nw tests/fixtures/tangle.nw "$tmp/book/chapters/"
 printf 'twice-used\ttangle\n' >"$tmp/book/chapters/labels.tsv"
 cp -R tests/fixtures/evidence/. "$tmp/book/evidence/"
 here=$PWD
-# check.py on the fixture book's notebooks, into $tmp/check.
+# check_fixture [--no-run] CHAPTER...: check.py on the fixture book's
+# notebooks, into $tmp/check.
 check_fixture() {
-    (cd "$tmp/book" && "$python" "$here/tests/notebooks/check.py" build "$@") >"$tmp/check" 2>&1
+    local opt=()
+    [ "$1" != --no-run ] || { opt=(--no-run); shift; }
+    (cd "$tmp/book" && "$python" "$here/tests/notebooks/check.py" "${opt[@]}" build "$@") >"$tmp/check" 2>&1
 }
 if ! make -s -C "$tmp/book" CHAPTERS='runs tangle' notebooks html >"$tmp/out" 2>&1; then
     fail "notebooks of the fixture chapters" "$(head -n 2 "$tmp/out" | tr '\n' ' ')"
@@ -83,7 +86,8 @@ else
     # check.py misses each way a notebook can stray from its chapter. stray
     # WHAT WANT CODE: CODE (Python) changes nb, the tangle chapter's
     # notebook, or runs, the runs chapter's, and check.py must then FAIL
-    # with WANT; both are put back after.
+    # with WANT; both are put back after. Each way is one the notebook as
+    # a file shows, without a run (--no-run).
     for n in runs tangle; do cp "$tmp/book/build/notebooks/$n.ipynb" "$tmp/$n.ipynb"; done
     stray() {
         "$python" -c '
@@ -96,7 +100,7 @@ exec(code)
 nbformat.write(nb, book + "/build/notebooks/tangle.ipynb")
 nbformat.write(runs, book + "/build/notebooks/runs.ipynb")
 ' "$tmp" "$tmp/book" "$3"
-        check_fixture runs tangle
+        check_fixture --no-run runs tangle
         if grep -qF -- "$2" "$tmp/check" && grep -q '^FAIL' "$tmp/check"; then
             pass "notebook check misses $1"
         else
@@ -128,7 +132,7 @@ nbformat.write(runs, book + "/build/notebooks/runs.ipynb")
 
     # check.py itself misses a run's cell that is not there.
     echo 'runs --thrice' >"$tmp/book/evidence/runs_thrice.run"
-    check_fixture runs
+    check_fixture --no-run runs
     if grep -q '^FAIL .*no cell runs runs_thrice as evidence/runs_thrice.run says: ./runs --thrice' "$tmp/check"; then
         pass "notebook check misses a run the notebook does not run"
     else

@@ -168,10 +168,13 @@ function contrast(kMin) {
     bgCache.set(el, bg);
     return bg;
   };
+  const opacityCache = new Map();
   const opacity = (el) => {
-    let o = 1;
-    for (let e = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
-    return o;
+    if (!el) return 1;
+    if (!opacityCache.has(el)) {
+      opacityCache.set(el, Number(getComputedStyle(el).opacity) * opacity(el.parentElement));
+    }
+    return opacityCache.get(el);
   };
   const low = new Map();
   let lowest = Infinity, count = 0;

@@ -13,8 +13,11 @@
 # The chapters past the book's own are copies of them, in the book's
 # order, each with its files, programs, runs, profiles, figures and labels
 # renamed (scan_2.cu becomes scan_2_c2.cu, blelloch-sweeps
-# blelloch-sweeps-c2) and its evidence copied under the new names; a copy
-# cites the original's chapters as the original does. To weave without
+# blelloch-sweeps-c2) and its evidence copied under the new names, built
+# for the GPU its original is (ARCH.PROG in tools/compile.mk), and its
+# transcripts given the fingerprint of the copy's code, which is the
+# original's renamed; a copy cites the original's chapters as the original
+# does. To weave without
 # compiling, run it with a PATH that has no nvcc (NVCC=other-name would
 # name another compiler in every compile line, and every transcript's
 # fingerprint would then read as stale).
@@ -45,6 +48,8 @@ copy_chapter() {
                   # (<cub/device/device_scan.cuh> is not the program).
                   printf 's/(?<![\\w\/])%s(?!\\w)/%s%s/g\ns/(?<![\\w\/])%s_ncu(?!\\w)/%s%s_ncu/g\n' \
                       "$p" "$p" "$s" "$p" "$p" "$s" >>"$sed"
+                  # Built for the GPU its original is (ARCH.PROG).
+                  sed -n "s/^ARCH\.$p = /ARCH.$p$s = /p" tools/compile.mk >>"$dir/tools/compile.mk"
                   for r in evidence/*.run; do
                       [ "$(awk '{ print $1; exit }' "$r")" = "$p" ] || continue
                       r=$(basename "$r" .run)
@@ -102,7 +107,21 @@ for n in "$@"; do
         if [ "$k" -eq 1 ]; then chapters+=("$src"); else copy_chapter "$src" "$k" "$dir"; chapters+=("$src-c$k"); fi
     done
     sed -i "s/^CHAPTERS := .*/CHAPTERS := ${chapters[*]}/" "$dir/Makefile"
+    # The clean make, in two steps timed together: the tangle, and the
+    # rest. Between them, untimed, each copy's transcripts are given the
+    # fingerprint of the copy's code (the original's renamed), so that they
+    # read as fresh, as their originals do.
+    m1=$(seconds make -C "$dir" -j2 tangle) || exit 1
+    for e in "$dir"/evidence/*_c[0-9]*/; do
+        [ -d "$e" ] || continue
+        p=$(basename "$e")
+        fp=$(make -s -C "$dir" fingerprint PROG="$p") || { echo "growth.sh: no fingerprint of $p" >&2; exit 1; }
+        for t in "$e"*.txt; do
+            sed -i "s/^fingerprint: .*/fingerprint: $fp/" "$t"
+        done
+    done
     m=$(seconds make -C "$dir" -j2) || exit 1
+    m=$((m1 + m))
     c=$(seconds make -C "$dir" -j2 check) || exit 1
     closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/log" | tail -n 1)
     grep '^FAIL' "$tmp/log" | head -5 >&2

@@ -508,10 +508,21 @@ $(VALUES_LIST): | $(B)/stamp
 	  $(B)/html/charts/$(t).svg $(B)/html/charts/$(t).narrow.svg) && )\
 	printf '%s\n' $(RECORDED) > $@.tmp && mv -f $@.tmp $@
 QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE),$(wildcard $(B)/values/*/*.tsv)))
+# $(B)/values/pages.tsv: the chapter whose page shows the transcripts of
+# each program, run and profile, PROG<TAB>CHAPTER a line (quote.h reads
+# it), so that a quoted value links to its line there. Written when it
+# changes.
+profiles-of = $(filter $(1:%=%_ncu),$(PROFILES))
+shown = $(foreach c,$(CHAPTERS),$(foreach p,$(PROGS.$(c)) $(call runs-of,$(PROGS.$(c))) \
+          $(call profiles-of,$(PROGS.$(c))),$(p) $(c)))
+SHOWN := $(B)/values/pages.tsv
+$(eval $(SHOWN): $(if $(call same,$(strip $(file <$(SHOWN))),$(strip $(shown))),,FORCE))
+$(SHOWN): | $(B)/stamp/names
+	$(Q)$(TRAP)mkdir -p $(@D) && { $(if $(strip $(shown)),printf '%s\t%s\n' $(shown),:); } > $@.tmp && mv -f $@.tmp $@
 # The chapter's code goes apart, to NAME.code.md, which changes only when
 # the code does: highlighting it is most of pandoc's time, and a prose edit
 # leaves it as it was (see the page below).
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $$(QUOTED) | $(B)/md
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $(SHOWN) $$(QUOTED) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp' EXIT; \
 	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
@@ -546,19 +557,20 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript after its chart where it has one; after a program's, its
-# runs' (-r), each with its command line.
+# runs' (-r), each with its command line, and its profile's (-p).
 # Each transcript's provenance is shown with it, and a stale one (README,
 # "Fingerprints") under a warning that says so: run-md reads the verdicts
 # of progcheck.sh fresh, $(B)/fresh/PROG.txt, and stops where one is missing.
+shown-of = $(PROGS.$(1)) $(call runs-of,$(PROGS.$(1))) $(call profiles-of,$(PROGS.$(1)))
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/compile.mk \
-                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
-                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
+                  $$(foreach p,$$(call shown-of,$$*),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
+                  $$(foreach p,$$(call shown-of,$$*),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
                   $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
 	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(call transcripts,$(p)) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
-	    $(call transcripts,$(r)) --)) > $@.tmp && \
+	    $(call transcripts,$(r)) --) $(foreach f,$(call profiles-of,$(p)),-p '$(f)' $(call transcripts,$(f)) --)) > $@.tmp && \
 	$(call update,$(B)/md/$*.run.code.md) && mv -f $@.tmp $@
 $(B)/md/%.run.code.md: $(B)/md/%.run.md ;
 

@@ -58,16 +58,30 @@ quote	=beta-gpu: quotes.share|%.1f%	9
 claim	?beta-gpu: quotes.share >= 0.98	10
 EOF
 cp quotes.md "$tmp/out"
-check "claims: a quoted value is a span whose title names its program, GPU and source" \
-    has '<span class="quoted" title="quotes.copy_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:12">2.50</span> ms'
-check "claims: a derived quantity is computed, and names each of its values" \
-    has '<span class="quoted" title="quotes.scan_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:13; quotes.copy_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:12">2.1</span> times'
-check "claims: negation and parentheses, %g by default" has '>2.75</span> ms more'
+check "claims: a quoted value is a link to its transcript's line, its title naming its program, GPU and source" \
+    has '<a class="quoted" href="#ev-quotes-alpha-gpu-12" title="quotes.copy_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:12">2.50</a> ms'
+check "claims: a derived quantity is computed, names each of its values, and links to its entry" \
+    has '<a class="quoted" id="at-value-1" href="#value-1" title="quotes.scan_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:13; quotes.copy_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:12">2.1</a> times'
+check "claims: its entry gives each value, linked to its line, and leads back" \
+    has '- []{#value-1}` quotes.scan_ms / quotes.copy_ms `, quoted as 2.1 on alpha-gpu: ` quotes.scan_ms ` on alpha-gpu is 5.25, from [line 13 of evidence/quotes/alpha-gpu.txt](#ev-quotes-alpha-gpu-13); ` quotes.copy_ms ` on alpha-gpu is 2.5, from [line 12 of evidence/quotes/alpha-gpu.txt](#ev-quotes-alpha-gpu-12). [↩](#at-value-1 "Back to the text")'
+check "claims: negation and parentheses, %g by default" has '>2.75</a> ms more'
 check "claims: %d rounds; the only GPU with every value is the one quoted" \
-    has '<span class="quoted" title="quotes.blocks on alpha-gpu: evidence/quotes/alpha-gpu.txt:15">128</span> blocks'
-check "claims: %.1f% is a percentage" has '>98.5%</span> of the'
-check "claims: a claim is a check mark whose title is the claim" \
-    has '<span class="claim" title="checked by make check: quotes.share &gt;= 0.98">✓</span>.'
+    has '<a class="quoted" href="#ev-quotes-alpha-gpu-15" title="quotes.blocks on alpha-gpu: evidence/quotes/alpha-gpu.txt:15">128</a> blocks'
+check "claims: %.1f% is a percentage" has '>98.5%</a> of the'
+check "claims: a claim is a check mark whose title is the claim, linked to its entry" \
+    has '<a class="claim" id="at-claim-2" href="#claim-2" title="checked by make check: quotes.share &gt;= 0.98">✓</a>.'
+check "claims: a claim's entry gives both sides and each value on each GPU it holds on" \
+    has '- []{#claim-2}` quotes.share >= 0.98 `, which make check holds on beta-gpu \(0\.985 \>\= 0\.98\): ` quotes.share ` on beta-gpu is'
+check "claims: the entries close the page under a heading of their own" \
+    has '## Where the numbers come from {#sec-numbers}'
+rm values/pages.tsv
+weave quotes
+cp quotes.md "$tmp/out"
+check "claims: a value no page shows links to its entry, which names its source" \
+    eval 'has "<a class=\"quoted\" id=\"at-value-1\" href=\"#value-1\" title=\"quotes.copy_ms on alpha-gpu: evidence/quotes/alpha-gpu.txt:12\">2.50</a>" &&
+          has "is 2.5, from evidence/quotes/alpha\\-gpu\\.txt\\:12. [↩](#at-value-1"'
+cp "$root/tests/fixtures/values/pages.tsv" values/
+weave quotes
 cp quotes.nb.md "$tmp/out"
 check "claims: the notebook has each value as plain text and no claim" \
     eval 'has "took
@@ -78,7 +92,7 @@ sed -i 's/^copy_ms\t2.5\t/copy_ms\t2.625\t/' values/quotes/alpha-gpu.tsv
 weave quotes
 cp quotes.md "$tmp/out"
 check "claims: a quoted value follows a changed values file" \
-    eval 'has ">2.62</span> ms and" && has ">2.0</span> times"'
+    eval 'has ">2.62</a> ms and" && has ">2.0</a> times"'
 cp -R "$root/tests/fixtures/values" good
 "$tmp/claims" check good quotes.lines >"$tmp/out" 2>&1
 rc=$?

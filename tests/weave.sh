@@ -229,7 +229,7 @@ cp tests/fixtures/quotes.nw "$tmp/book/chapters/"
 mkdir -p "$tmp/book/build/values"
 cp -R tests/fixtures/values/. "$tmp/book/build/values/"
 quoted() { # VALUE: is it quoted on the page?
-    tr '\n' ' ' <"$tmp/book/build/html/quotes.html" | grep -q "<span class=\"quoted\" [^>]*>$1</span>"
+    tr '\n' ' ' <"$tmp/book/build/html/quotes.html" | grep -q "<a class=\"quoted\" [^>]*>$1</a>"
 }
 if make -s -C "$tmp/book" CHAPTERS="escape one quotes" html >"$tmp/out" 2>&1 && quoted 2.50 &&
    sed -i 's/^copy_ms\t2.5\t/copy_ms\t2.625\t/' "$tmp/book/build/values/quotes/alpha-gpu.tsv" &&
@@ -268,7 +268,7 @@ else
     fi
     if grep -qx "$(printf 'copies\t2\tevidence/runs_twice/alpha-gpu.txt:13')" \
             "$tmp/book/build/values/runs_twice/alpha-gpu.tsv" 2>/dev/null &&
-       tr '\n' ' ' <"$page" | grep -q 'run twice <span class="quoted" [^>]*>2</span>'; then
+       tr '\n' ' ' <"$page" | grep -q 'run twice <a class="quoted" [^>]*>2</a>'; then
         pass "a run's values are quotable, as RUN.NAME"
     else
         fail "a run's values are quotable, as RUN.NAME" "$(grep -o 'run twice.\{0,80\}' "$page")"
@@ -397,7 +397,7 @@ fi
 cp "$tmp/alpha-gpu.txt" "$t"
 cp "$tmp/runs.nw" "$runs_nw"
 if make -s -C "$tmp/book" CHAPTERS="$book" html >"$tmp/out" 2>&1 &&
-   grep -q 'copies: 1' "$page" && tr '\n' ' ' <"$page" | grep -q 'made <span class="quoted" [^>]*>1</span>'; then
+   grep -q 'copies: 1' "$page" && tr '\n' ' ' <"$page" | grep -q 'made <a class="quoted" [^>]*>1</a>'; then
     pass "a transcript put back is on its page and quoted again"
 else
     fail "a transcript put back is on its page and quoted again" "$(grep -m 2 -v TANGLE "$tmp/out" | tr '\n' ' ')"

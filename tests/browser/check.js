@@ -366,6 +366,50 @@ async function main() {
     }
   }
 
+  // A quoted number, reached by the keyboard, leads to the line of the
+  // transcript it was read from (or to its entry under "Where the numbers
+  // come from"), in view below the bar, the line marked; a claim's check
+  // mark, to its entry. Returns false where the page quotes nothing.
+  async function followQuotes(page, file, kind) {
+    const targets = await page.evaluate(([quoted, claim]) => {
+      const first = (q) => {
+        const a = document.querySelector(`main a${q}[href^="#"]`);
+        return a ? a.getAttribute('href').slice(1) : null;
+      };
+      return { line: first(`${quoted}[href^="#ev-"]`), entry: first(`${quoted}[href^="#value-"]`), claim: first(claim) };
+    }, [sel.quoted, sel.claim]);
+    let any = false;
+    for (const [what, q, id] of [['a quoted number', sel.quoted, targets.line],
+      ['a number with an entry of its own', sel.quoted, targets.entry], ['a claim', sel.claim, targets.claim]]) {
+      if (!id) continue;
+      any = true;
+      const name = `browser: ${what} on ${file} leads to where it comes from, by the keyboard (${kind})`;
+      await page.focus(`main a${q}[href="#${id}"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(100);
+      const where = await page.evaluate(([target, topBar]) => {
+        const t = document.getElementById(target);
+        const bar = document.querySelector(topBar);
+        const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+        const r = t.getBoundingClientRect();
+        return {
+          hash: decodeURIComponent(location.hash.slice(1)), top: r.top, bottom: r.bottom, barH, h: innerHeight,
+          line: !!t.closest('pre') && getComputedStyle(t).backgroundColor !== getComputedStyle(t.closest('pre')).backgroundColor,
+          entry: t.closest('li') !== null, inTranscript: !!t.closest('pre'),
+        };
+      }, [id, sel.topBar]);
+      const why = [];
+      if (where.hash !== id) why.push(`Enter went to #${where.hash}, not #${id}`);
+      if (where.top < where.barH - 1 || where.bottom > where.h) why.push(`#${id} at ${Math.round(where.top)} px, out of view`);
+      if (where.inTranscript && !where.line) why.push('the line is not marked');
+      if (!where.inTranscript && !where.entry) why.push(`#${id} is neither a transcript's line nor an entry`);
+      if (why.length) fail(name, why.join('; '));
+      else pass(`${name}: #${id}`);
+      await page.goBack();
+    }
+    return any;
+  }
+
   // A chapter in the dark, then in print (s.toc: a page with an outline).
   async function darkAndPrint(page, file) {
     const base = file.replace(/\.html$/, '');
@@ -455,6 +499,7 @@ async function main() {
           await checkContrast(page, file, 'light');
           if (s.toc) await checkCuda(page, file);
         }
+        if (s.toc && !s.whole) await followQuotes(page, file, kind);
         if (s.refs.length) await followRef(page, file, s, kind);
         await page.close();
       }

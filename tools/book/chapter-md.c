@@ -13,10 +13,14 @@
  * right before the replacement's code where it is a chunk of this chapter,
  * so that an old link lands at the code, and else at the end of the page.
  * A quote, [[=EXPR]], becomes its value, computed from the values files
- * VALUES/PROG/GPU.tsv (quote.h) and marked
- * <span class="quoted" title="where each value comes from">; a claim,
- * [[?EXPR OP EXPR]], a check mark, <span class="claim">, whose values must
- * be recorded on some GPU (the claims tool checks that it holds). A quote
+ * VALUES/PROG/GPU.tsv (quote.h), as <a class="quoted" title="where each
+ * value comes from">: a link to the line of the transcript it was read
+ * from, on the page that shows it (VALUES/pages.tsv), where it is one
+ * value and a page shows it, and else to its entry in a last section,
+ * "Where the numbers come from", which gives each of its values and links
+ * each to its line; a claim, [[?EXPR OP EXPR]], is a check mark,
+ * <a class="claim">, linking to its entry there, whose values must be
+ * recorded on some GPU (the claims tool checks that it holds). A quote
  * whose values are not recorded, or on more than one GPU where it names
  * none, is an error with file and line.
  * Each code chunk becomes a fenced div whose id is the chunk's anchor (the
@@ -100,6 +104,8 @@ struct weave {
     struct nw_xref xref;       /* the chapter's identifiers */
     struct nw_values values;   /* VALUES/PROG/GPU.tsv, read for -V */
     int has_values;
+    struct nw_buf numbers;     /* the entries of "Where the numbers come from" */
+    unsigned nvalues, nclaims; /* their quotes and claims, numbered */
     int errors;
 };
 
@@ -149,10 +155,100 @@ static void weave_quote(FILE *out, const struct nw_chunk *c, size_t from,
     nw_put_run(out, '`', ticks);
 }
 
-/* What a quote or claim becomes: its value as a span whose title says
- * where the value comes from, or a check mark. Returns 0, or -1 with the
- * reason in err. */
-static int weave_value(FILE *out, const struct weave *w,
+/* Where value v is shown: "PAGE.html#ID" of its transcript's line (ID from
+ * nw_transcript_line_id), without PAGE.html on PAGE itself, into href;
+ * 0, or -1 where no page shows it (a profile's, a T4 fit's). */
+static int value_href(const struct weave *w, const struct nw_value *v,
+                      char *href, size_t size) {
+    char id[NW_ANCHOR_MAX];
+    const char *page = nw_values_page(&w->values, v->prog);
+    if (page == NULL || nw_transcript_line_id(v->source, id, sizeof id) != 0) {
+        return -1;
+    }
+    int n = strcmp(page, w->chapter) == 0
+                ? snprintf(href, size, "#%s", id)
+                : snprintf(href, size, "%s.html#%s", page, id);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+/* A value of an entry of "Where the numbers come from": its name, GPU and
+ * value, and a link to its transcript's line, else where it comes from. */
+static void number_source(struct weave *w, const struct nw_value *v) {
+    char href[NW_ANCHOR_MAX + 256];
+    struct nw_buf *b = &w->numbers;
+    char *name = nw_xrealloc(NULL, strlen(v->prog) + strlen(v->name) + 2);
+    sprintf(name, "%s.%s", v->prog, v->name);
+    nw_buf_md_code(b, name);
+    free(name);
+    nw_buf_puts(b, " on ");
+    nw_buf_puts(b, v->gpu);
+    nw_buf_puts(b, " is ");
+    nw_buf_puts(b, v->text);
+    nw_buf_puts(b, ", from ");
+    if (value_href(w, v, href, sizeof href) == 0) {
+        const char *colon = strrchr(v->source, ':');
+        nw_buf_puts(b, "[line ");
+        nw_buf_puts(b, colon + 1);
+        nw_buf_puts(b, " of ");
+        nw_buf_add(b, v->source, (size_t)(colon - v->source));
+        nw_buf_puts(b, "](");
+        nw_buf_puts(b, href);
+        nw_buf_puts(b, ")");
+    } else {
+        nw_buf_md_text(b, v->source, NW_MD_MARKS);
+    }
+}
+
+/* An entry of "Where the numbers come from", for the quote or claim whose
+ * link is #ID (value-K, claim-K) at #at-ID: what it says, where it holds,
+ * and each of its values, gpu's (every GPU of the claim's for a claim). */
+static void number_entry(struct weave *w, const struct nw_quote *q,
+                         const char *id, const char *text, const char **gpus,
+                         size_t ngpus) {
+    struct nw_buf *b = &w->numbers;
+    nw_buf_puts(b, "- []{#");
+    nw_buf_puts(b, id);
+    nw_buf_puts(b, "}");
+    nw_buf_md_code(b, q->body);
+    if (q->kind == NW_Q_CLAIM) {
+        nw_buf_puts(b, ", which make check holds");
+    } else {
+        nw_buf_puts(b, ", quoted as ");
+        nw_buf_puts(b, text);
+    }
+    const struct nw_value **v = nw_xcalloc(q->nnodes + 1, sizeof *v);
+    for (size_t g = 0; g < ngpus; ++g) {
+        char why[128], err[256];
+        double l, r;
+        nw_buf_puts(b, g == 0 ? " on " : "; on ");
+        nw_buf_puts(b, gpus[g]);
+        if (q->kind == NW_Q_CLAIM &&
+            nw_quote_eval(q, q->lhs, &w->values, gpus[g], &l, err, sizeof err) == 0 &&
+            nw_quote_eval(q, q->rhs, &w->values, gpus[g], &r, err, sizeof err) == 0) {
+            /* Six digits a side, for the reader; make check's own line
+             * (claims) gives every digit. */
+            snprintf(why, sizeof why, " (%.6g %s %.6g)", l, nw_cmp_name(q->cmp), r);
+            nw_buf_md_text(b, why, NW_MD_MARKS);
+        }
+        nw_buf_puts(b, ": ");
+        size_t n = nw_quote_sources(q, &w->values, gpus[g], v, q->nnodes);
+        for (size_t k = 0; k < n; ++k) {
+            nw_buf_puts(b, k == 0 ? "" : "; ");
+            number_source(w, v[k]);
+        }
+    }
+    free(v);
+    nw_buf_puts(b, ". [\xe2\x86\xa9](#at-");
+    nw_buf_puts(b, id);
+    nw_buf_puts(b, " \"Back to the text\")\n");
+}
+
+/* What a quote or claim becomes: its value as a link to the transcript's
+ * line it was read from, where it is one value that a page shows, else to
+ * its entry in "Where the numbers come from" (number_entry), and with a
+ * title that says where each value comes from; a claim, a check mark that
+ * links to its entry. Returns 0, or -1 with the reason in err. */
+static int weave_value(FILE *out, struct weave *w,
                        const struct nw_quote *q, char *err, size_t size) {
     if (!w->has_values) {
         snprintf(err, size, "no values to quote from (chapter-md -V DIR)");
@@ -175,13 +271,16 @@ static int weave_value(FILE *out, const struct weave *w,
         const char **gpus = nw_xcalloc(w->values.ngpus, sizeof *gpus);
         size_t n;
         int status = nw_claim_gpus(q, &w->values, gpus, &n, err, size);
-        free(gpus);
         if (status == 0) {
-            fputs("<span class=\"claim\" title=\"checked by make check: ",
-                  out);
+            char id[32];
+            snprintf(id, sizeof id, "claim-%u", ++w->nclaims);
+            fprintf(out, "<a class=\"claim\" id=\"at-%s\" href=\"#%s\" "
+                         "title=\"checked by make check: ", id, id);
             nw_put_html(out, q->body);
-            fputs("\">\xe2\x9c\x93</span>", out); /* U+2713 */
+            fputs("\">\xe2\x9c\x93</a>", out); /* U+2713 */
+            number_entry(w, q, id, NULL, gpus, n);
         }
+        free(gpus);
         return status;
     }
     char text[64];
@@ -191,9 +290,23 @@ static int weave_value(FILE *out, const struct weave *w,
     int status = nw_quote_value(q, &w->values, &gpu, text, sizeof text,
                                 &prov, err, size);
     if (status == 0) {
-        fputs("<span class=\"quoted\" title=\"", out);
+        const struct nw_value *one[2];
+        char href[NW_ANCHOR_MAX + 256], id[32] = "";
+        if (nw_quote_sources(q, &w->values, gpu, one, 2) != 1 ||
+            value_href(w, one[0], href, sizeof href) != 0) {
+            snprintf(id, sizeof id, "value-%u", ++w->nvalues);
+            snprintf(href, sizeof href, "#%s", id);
+        }
+        fputs("<a class=\"quoted\"", out);
+        if (id[0] != '\0') {
+            fprintf(out, " id=\"at-%s\"", id);
+        }
+        fprintf(out, " href=\"%s\" title=\"", href);
         nw_put_html(out, prov.s);
-        fprintf(out, "\">%s</span>", text);
+        fprintf(out, "\">%s</a>", text);
+        if (id[0] != '\0') {
+            number_entry(w, q, id, text, &gpu, 1);
+        }
     }
     free(prov.s);
     return status;
@@ -597,6 +710,15 @@ int main(int argc, char **argv) {
             weave_docs(stdout, &w, &doc.chunks[i]);
         }
     }
+    if (status == 0 && w.numbers.n > 0) {
+        printf("\n## Where the numbers come from {#sec-numbers}\n\n"
+               "Each number above that is computed from more than one "
+               "recorded value, or from one that no transcript shows, and "
+               "each claim (\xe2\x9c\x93), with the values it is made of "
+               "and where each was recorded.\n\n");
+        nw_buf_put(stdout, &w.numbers);
+        putchar('\n');
+    }
     if (status == 0) {
         weave_retired(stdout, &w);
         status = w.errors != 0;
@@ -610,6 +732,7 @@ int main(int argc, char **argv) {
     nw_labels_free(&w.labels);
     nw_labels_free(&w.registry);
     nw_values_free(&w.values);
+    free(w.numbers.s);
     nw_xref_free(&w.xref);
     free(chapter);
     nw_free(&doc);

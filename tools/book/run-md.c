@@ -2,15 +2,17 @@
  * built and what they printed.
  *
  * Usage: run-md [-c CHARTS] [-k CODE] [-f FRESH] PROG 'COMPILE LINE' [TRANSCRIPT...] --
- *             [-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]... [PROG ...]
- *             > run.md
+ *             [-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]...
+ *             [-p PROG_ncu [TRANSCRIPT...] --] [PROG ...] > run.md
  *
  * For each program: its file to download, the compile line (the one the
  * build uses, from tools/compile.mk), and every transcript recorded for it
  * in evidence/, each shown verbatim after a line saying where and when it
  * was recorded. Then each of its runs (-r, evidence/RUN.run: the program
  * with the arguments of a variant, such as an exercise's), headed with its
- * command line, and the run's transcripts the same way. Everything is
+ * command line, and the run's transcripts the same way; then its profile
+ * (-p, evidence/PROG.ncu: the counters make profile records), and the
+ * profile's transcripts. Everything is
  * escaped, by pandoc as code or (a transcript, whose every line has an id)
  * by nw_put_html; nothing from a transcript reaches the page as markup.
  *
@@ -287,9 +289,37 @@ static int show_run(int argc, char **argv, int *i, const char *charts) {
     return status;
 }
 
+/* The profile of the program above, from argv[*i], the "-p": what it
+ * counts and how it is recorded, then its transcripts. Its name is
+ * PROG_ncu, the program's with _ncu. */
+static int show_profile(int argc, char **argv, int *i, const char *charts) {
+    const char *profile = argv[*i + 1];
+    size_t len = strlen(profile);
+    if (len <= 4 || strcmp(profile + len - 4, "_ncu") != 0) {
+        return -1;
+    }
+    size_t size = len + 32;
+    char *text = nw_xrealloc(NULL, size);
+    int shown;
+    printf("#### Its profile\n\nNsight Compute's counters of its kernels, as ");
+    snprintf(text, size, "evidence/%.*s.ncu", (int)(len - 4), profile);
+    nw_put_md_code(stdout, text);
+    printf(" asks for them; ");
+    snprintf(text, size, "make profile PROG=%.*s", (int)(len - 4), profile);
+    nw_put_md_code(stdout, text);
+    printf(" records them on a GPU.\n\n");
+    *i += 2;
+    int status = show_transcripts(argc, argv, i, charts, &shown);
+    if (shown == 0) {
+        printf("No profile is recorded yet.\n\n");
+    }
+    free(text);
+    return status;
+}
+
 /* A program: its file, its compile line, its transcripts argv[*i].. up to
- * "--", then its runs. Returns 0, or 1 where a transcript could not be
- * shown. */
+ * "--", then its runs and its profile. Returns 0, or 1 where a transcript
+ * could not be shown, or -1 for a wrong command line. */
 /* Where the compile lines go (-k): the file, and the blocks it has. */
 struct code_out {
     FILE *f;
@@ -325,6 +355,13 @@ static int show_program(int argc, char **argv, int *i, const char *charts,
         }
         status |= show_run(argc, argv, i, charts);
     }
+    if (*i < argc && strcmp(argv[*i], "-p") == 0) {
+        int st = *i + 1 < argc ? show_profile(argc, argv, i, charts) : -1;
+        if (st < 0) {
+            return -1;
+        }
+        status |= st;
+    }
     return status;
 }
 
@@ -357,9 +394,10 @@ int main(int argc, char **argv) {
                      ? show_program(argc, argv, &i, charts, &code)
                      : -1;
         if (st < 0) {
-            fprintf(stderr, "usage: %s [-c CHARTS] [-k CODE] PROG 'COMPILE LINE' "
-                            "[TRANSCRIPT...] -- [-r RUN 'COMMAND LINE' "
-                            "[TRANSCRIPT...] --]... ...\n", argv[0]);
+            fprintf(stderr, "usage: %s [-c CHARTS] [-k CODE] [-f FRESH] "
+                            "PROG 'COMPILE LINE' [TRANSCRIPT...] -- "
+                            "[-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]... "
+                            "[-p PROG_ncu [TRANSCRIPT...] --] ...\n", argv[0]);
             if (code.f != NULL) {
                 fclose(code.f);
             }

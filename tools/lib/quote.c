@@ -249,9 +249,56 @@ static int read_absent_dir(struct nw_values *vs, const char *dir) {
     return status;
 }
 
+/* DIR/pages.tsv, where it is there: PROG<TAB>CHAPTER a line. */
+static int read_pages(struct nw_values *vs, const char *dir) {
+    size_t size = strlen(dir) + sizeof "/pages.tsv";
+    char *path = nw_xrealloc(NULL, size);
+    snprintf(path, size, "%s/pages.tsv", dir);
+    FILE *in = fopen(path, "r");
+    if (in == NULL) {
+        free(path);
+        return 0; /* no program is shown on any page */
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long no = 0;
+    int status = 0;
+    while (status == 0 && getline(&line, &cap, in) != -1) {
+        ++no;
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        if (line[0] == '\0') {
+            continue;
+        }
+        if (tab == NULL || (*tab = '\0', !nw_is_prog_name(line)) ||
+            strchr(tab + 1, '\t') != NULL || tab[1] == '\0') {
+            nw_error(path, no, "not PROG<TAB>CHAPTER");
+            status = -1;
+            break;
+        }
+        vs->pages = nw_xrealloc(vs->pages, (vs->npages + 1) * 2 * sizeof *vs->pages);
+        vs->pages[2 * vs->npages] = nw_xstrdup(line);
+        vs->pages[2 * vs->npages + 1] = nw_xstrdup(tab + 1);
+        ++vs->npages;
+    }
+    free(line);
+    fclose(in);
+    free(path);
+    return status;
+}
+
+const char *nw_values_page(const struct nw_values *vs, const char *prog) {
+    for (size_t k = 0; k < vs->npages; ++k) {
+        if (strcmp(vs->pages[2 * k], prog) == 0) {
+            return vs->pages[2 * k + 1];
+        }
+    }
+    return NULL;
+}
+
 int nw_values_read_dir(struct nw_values *vs, const char *dir,
                        char *const *skip, size_t nskip) {
-    if (read_absent_dir(vs, dir) != 0) {
+    if (read_absent_dir(vs, dir) != 0 || read_pages(vs, dir) != 0) {
         return -1;
     }
     glob_t g;
@@ -295,6 +342,10 @@ void nw_values_free(struct nw_values *vs) {
     free(vs->gpus);
     free(vs->absent);
     free(vs->absent_why);
+    for (size_t i = 0; i < 2 * vs->npages; ++i) {
+        free(vs->pages[i]);
+    }
+    free(vs->pages);
     memset(vs, 0, sizeof *vs);
 }
 
@@ -921,30 +972,40 @@ void nw_quote_format(const struct nw_quote *q, double v, char *out,
     }
 }
 
-void nw_quote_provenance(const struct nw_quote *q, const struct nw_values *vs,
-                         const char *gpu, struct nw_buf *b) {
-    for (size_t i = 0; i < q->nnodes; ++i) {
+size_t nw_quote_sources(const struct nw_quote *q, const struct nw_values *vs,
+                        const char *gpu, const struct nw_value **out,
+                        size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i < q->nnodes && n < max; ++i) {
         const struct nw_enode *e = &q->nodes[i];
-        int seen = e->op != 'v';
-        for (size_t k = 0; k < i && !seen; ++k) {
-            const struct nw_enode *f = &q->nodes[k];
-            seen = f->op == 'v' && strcmp(f->prog, e->prog) == 0 &&
-                   strcmp(f->name, e->name) == 0 &&
-                   strcmp(pinned(f, gpu), pinned(e, gpu)) == 0;
-        }
         const struct nw_value *v =
-            seen ? NULL : nw_values_find(vs, e->prog, e->name, pinned(e, gpu));
+            e->op == 'v' ? nw_values_find(vs, e->prog, e->name, pinned(e, gpu))
+                         : NULL;
+        for (size_t k = 0; k < n && v != NULL; ++k) {
+            v = out[k] == v ? NULL : v;
+        }
         if (v != NULL) {
-            nw_buf_puts(b, b->n > 0 ? "; " : "");
-            nw_buf_puts(b, v->prog);
-            nw_buf_puts(b, ".");
-            nw_buf_puts(b, v->name);
-            nw_buf_puts(b, " on ");
-            nw_buf_puts(b, v->gpu);
-            nw_buf_puts(b, ": ");
-            nw_buf_puts(b, v->source);
+            out[n++] = v;
         }
     }
+    return n;
+}
+
+void nw_quote_provenance(const struct nw_quote *q, const struct nw_values *vs,
+                         const char *gpu, struct nw_buf *b) {
+    const struct nw_value **v = nw_xcalloc(q->nnodes + 1, sizeof *v);
+    size_t n = nw_quote_sources(q, vs, gpu, v, q->nnodes);
+    for (size_t i = 0; i < n; ++i) {
+        nw_buf_puts(b, b->n > 0 ? "; " : "");
+        nw_buf_puts(b, v[i]->prog);
+        nw_buf_puts(b, ".");
+        nw_buf_puts(b, v[i]->name);
+        nw_buf_puts(b, " on ");
+        nw_buf_puts(b, v[i]->gpu);
+        nw_buf_puts(b, ": ");
+        nw_buf_puts(b, v[i]->source);
+    }
+    free(v);
 }
 
 int nw_quote_value(const struct nw_quote *q, const struct nw_values *vs,

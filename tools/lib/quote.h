@@ -65,19 +65,28 @@ struct nw_values {
      * with the reason, the file's first line */
     char **absent, **absent_why;
     size_t nabsent;
+    /* The page that shows each program's transcripts (DIR/pages.tsv):
+     * pages[2k] the program, pages[2k + 1] its chapter */
+    char **pages;
+    size_t npages;
 };
 
 /* Reads one values file as PROG's values on GPU. Returns 0, or -1 having
  * said why on stderr. */
 int nw_values_read(struct nw_values *vs, const char *path, const char *prog,
                    const char *gpu);
-/* Reads every DIR/PROG/GPU.tsv and GPU.fit.tsv but the transcripts'
+/* Reads every DIR/PROG/GPU.tsv and GPU.fit.tsv, and DIR/pages.tsv, where
+ * it is there: PROG<TAB>CHAPTER a line, the chapter whose page shows the
+ * transcripts of PROG (a program, a run or a profile); but the transcripts'
  * values of the nskip programs and GPUs skip names (PROG, GPU, PROG, GPU,
  * ...: 2 * nskip strings), and every DIR/GPU.absent: a GPU whose values this
  * build cannot compute (the T4 fit without nvcc), its first line saying
  * why. A missing DIR holds no values. */
 int nw_values_read_dir(struct nw_values *vs, const char *dir,
                        char *const *skip, size_t nskip);
+/* The chapter whose page shows PROG's transcripts (DIR/pages.tsv), or
+ * NULL. */
+const char *nw_values_page(const struct nw_values *vs, const char *prog);
 /* PROG.NAME on GPU, or NULL. */
 const struct nw_value *nw_values_find(const struct nw_values *vs,
                                       const char *prog, const char *name,
@@ -157,6 +166,11 @@ void nw_quote_format(const struct nw_quote *q, double v, char *out,
  * for each name, once, joined by "; ". */
 void nw_quote_provenance(const struct nw_quote *q, const struct nw_values *vs,
                          const char *gpu, struct nw_buf *b);
+/* The recorded values a quote or claim names, on gpu, each once, in the
+ * order it names them: at most max into out. Returns their number. */
+size_t nw_quote_sources(const struct nw_quote *q, const struct nw_values *vs,
+                        const char *gpu, const struct nw_value **out,
+                        size_t max);
 /* A quote's text, as its format writes its value on the GPU it is of (into
  * *gpu); with prov not NULL, its provenance there too. */
 int nw_quote_value(const struct nw_quote *q, const struct nw_values *vs,

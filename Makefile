@@ -834,14 +834,24 @@ accept: $(TCHECK) $(claims) $(LINES)
 	  { grep '^FAIL' $(B)/accept/claims.out; \
 	    echo "make accept: the pending transcripts would break the claims above; nothing was accepted" >&2; exit 1; }
 	@$(PROGCHECK) --count accept $(SELECTED)
-# Measured values against the transcript of this GPU model; never fails.
-compare: programs $(TCHECK) $(GPUINFO)
-	@$(PROGCHECK) compare $(SELECTED)
-# make verify PROG=scan_2 OUTPUT=run.txt: an output saved elsewhere.
-verify: $(TCHECK)
+# Measured values against the transcript of this GPU model, then the
+# chapters' claims held to this run (claims yours: how many hold here, each
+# that does not, each claim about another GPU beside this run); never fails
+# on a value or a claim.
+# $(call yours-claims): the claims on the values $(B)/yours holds.
+yours-claims = if [ -s $(B)/yours/gpu ]; then echo; gpu=$$(cat $(B)/yours/gpu); \
+  $(claims) yours "$$gpu" "$$($(TCHECK) slug "$$gpu" 2>/dev/null || echo unnamed)" \
+    $(B)/yours $(B)/values $(LINES); fi
+compare: programs $(TCHECK) $(GPUINFO) $(claims) $(VALUES) $(LINES)
+	@rm -rf $(B)/yours; rc=0; YOURS=$(B)/yours $(PROGCHECK) compare $(SELECTED) || rc=$$?; \
+	$(yours-claims); exit $$rc
+# make verify PROG=scan_2 OUTPUT=run.txt: an output saved elsewhere, and the
+# claims on it.
+verify: $(TCHECK) $(claims) $(VALUES) $(LINES)
 	@test -n "$(PROG)" -a -n "$(OUTPUT)" || \
 	  { echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; }
-	@$(PROGCHECK) verify '$(PROG)' '$(OUTPUT)'
+	@rm -rf $(B)/yours; rc=0; YOURS=$(B)/yours $(PROGCHECK) verify '$(PROG)' '$(OUTPUT)' || rc=$$?; \
+	$(yours-claims); exit $$rc
 # make fingerprint PROG=scan_2: the fingerprint a record of it writes now
 # (README, "Fingerprints"), of the code in $(B)/src, or in SRC=DIR (a tree
 # tangled from another commit), with this machine's nvcc or NVCC_VERSION=.

@@ -162,6 +162,29 @@ check "claims: several --replace stand in together, each for its own file" \
 check "claims: --replace of a GPU not yet recorded adds it" \
     eval 'has "PASS claim chapters/quotes.nw:7 on gamma-gpu"'
 
+# A reader's own run (claims yours, for make compare and make verify): the
+# claims of any GPU held to it, each that fails with its values, a claim
+# about another GPU alone shown there and beside the run, and never a
+# failing exit status.
+mkdir -p yours
+printf 'copy_ms\t3\tout:1\nscan_ms\t2\tout:2\nshare\t0.97\tout:3\n' >yours/quotes.tsv
+"$tmp/claims" yours "Gamma GPU" gamma-gpu yours good quotes.lines >"$tmp/out" 2>&1
+rc=$?
+check "claims: a reader's run is held to the claims, each that fails said with its values, never failing" \
+    eval '[ $rc -eq 0 ] && diff - "$tmp/out" <<EOF
+chapters/quotes.nw on your Gamma GPU: 0 of 1 claim hold in your run; this one does not:
+    chapters/quotes.nw:7: quotes.scan_ms > quotes.copy_ms (2 > 3 is false)
+  1 claim is about other GPUs alone; each there, and in your run:
+    chapters/quotes.nw:10: quotes.share >= 0.98 (on beta-gpu 0.985 >= 0.98 is true; in your run 0.97 >= 0.98 is false)
+EOF'
+"$tmp/claims" yours "Beta GPU" beta-gpu yours good quotes.lines >"$tmp/out" 2>&1
+check "claims: on the GPU a claim is about, the reader's run is held to it as to any" \
+    has 'chapters/quotes.nw on your Beta GPU: 0 of 2 claims hold in your run; these 2 do not:'
+rm yours/quotes.tsv
+"$tmp/claims" yours "Gamma GPU" gamma-gpu yours good quotes.lines >"$tmp/out" 2>&1
+check "claims: a run that measured no value a claim names says so in one line" \
+    eval '[ "$(cat "$tmp/out")" = "No claim of the book names only values your run measured." ]'
+
 # Mistakes, each at its .nw line: an unknown name, GPUs, a bad value.
 # quote_error NAME TEXT WANT: a chapter quoting TEXT on line 3 fails to weave
 # with WANT.

@@ -1165,6 +1165,19 @@ sed -i 's/row a 1.25 ms/row a 1.5x ms/' "$nq/ev/q/fixture-gpu.txt"
 run "$TC" quotes "$nq/ev/q.expect" "$nq/ev/q/fixture-gpu.txt"
 [ "$rc" -eq 1 ] && rc=0 || rc=1
 result named-holes/quotes-refuses-a-mismatch "$rc" "rc $rc: $(head -n 1 "$work/e")"
+# A reader's bare output (no header, make compare's and make verify's):
+# quotes -o gives the values of the lines that match, each at its line of
+# the output, and fails where a line does not.
+printf 'GPU: Reader GPU\nrow a 2.5 ms 4 x\nrow b 7 and 0.25\n' >"$nq/out"
+run "$TC" quotes -o "$nq/ev/q.expect" "$nq/out"
+printf 'a_ms\t2.5\t%s:2\nb_count\t7\t%s:3\nb_ratio\t0.25\t%s:3\n' "$nq/out" "$nq/out" "$nq/out" >"$nq/want"
+[ "$rc" -eq 0 ] && cmp -s "$work/o" "$nq/want" && rc=0 || rc=1
+result named-holes/quotes-of-an-output "$rc" "$(tr '\n' '|' <"$work/o")"
+sed -i 's/row a 2.5 ms/row a 2.5x ms/' "$nq/out"
+run "$TC" quotes -o "$nq/ev/q.expect" "$nq/out"
+printf 'b_count\t7\t%s:3\nb_ratio\t0.25\t%s:3\n' "$nq/out" "$nq/out" >"$nq/want"
+[ "$rc" -eq 1 ] && cmp -s "$work/o" "$nq/want" && rc=0 || rc=1
+result named-holes/quotes-of-an-output-that-differs "$rc" "rc $rc: $(tr '\n' '|' <"$work/o")"
 
 # ---------------------------------------------------------------------
 # Fingerprints: what enters one, and the check of a transcript against

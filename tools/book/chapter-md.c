@@ -227,7 +227,10 @@ static void number_entry(struct weave *w, const struct nw_quote *q,
             nw_quote_eval(q, q->rhs, &w->values, gpus[g], &r, err, sizeof err) == 0) {
             /* Six digits a side, for the reader; make check's own line
              * (claims) gives every digit. */
-            snprintf(why, sizeof why, " (%.6g %s %.6g)", l, nw_cmp_name(q->cmp), r);
+            char a[32], c[32];
+            nw_readable(l, a, sizeof a);
+            nw_readable(r, c, sizeof c);
+            snprintf(why, sizeof why, " (%s %s %s)", a, nw_cmp_name(q->cmp), c);
             nw_buf_md_text(b, why, NW_MD_MARKS);
         }
         nw_buf_puts(b, ": ");

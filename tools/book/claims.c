@@ -22,14 +22,30 @@
  * VALUES/PROG/GPU.tsv (which need not exist): the check of every pending
  * transcript's values together, before any is put in place.
  *
- * Exit status 0 when everything held, 1 when something failed or a file
- * could not be read, 2 for a wrong command line.
+ *        claims yours GPU SLUG YOURS VALUES LINES...
+ *
+ * yours reports the book's claims on a reader's own run, for make compare
+ * and make verify, and never fails for a claim: YOURS/PROG.tsv holds the
+ * values the reader's run of PROG printed (tcheck quotes -o), on their
+ * GPU, named GPU (its slug SLUG). For each chapter with claims, how many of
+ * those that hold on any GPU hold on the reader's run, and each that does
+ * not, with its values; each claim about other GPUs alone (?GPU,...: a GPU
+ * list without SLUG), with what it is there and what the reader measured
+ * beside it; and how many name values the run did not measure:
+ *     chapters/x.nw on your Tesla T4: 12 of 14 claims hold in your run;
+ *     these 2 do not:
+ *       chapters/x.nw:LINE: EXPR OP EXPR (0.97 >= 0.98 is false)
+ *
+ * Exit status 0 when everything held (for yours, whatever held), 1 when
+ * something failed or a file could not be read, 2 for a wrong command
+ * line.
  */
 #define _POSIX_C_SOURCE 200809L /* getline */
 #include "meta.h"
 #include "quote.h"
 #include "util.h"
 
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,9 +165,212 @@ static int check_lines(const struct nw_values *vs, const char *path) {
 static int usage(void) {
     fprintf(stderr, "usage: %s check VALUES LINES...\n"
                     "       %s check [--replace PROG GPU FILE]... VALUES "
-                    "LINES...\n",
-            kTool, kTool);
+                    "LINES...\n"
+                    "       %s yours GPU SLUG YOURS VALUES LINES...\n",
+            kTool, kTool, kTool);
     return 2;
+}
+
+/* The GPU a reader's values are read as, beside the recorded ones. */
+static const char kYours[] = "yours";
+
+/* A chapter's claims on a reader's run: what each kind comes to, and the
+ * lines that say which did not hold, or what a claim about another GPU is
+ * beside the reader's. */
+struct tally {
+    int held, measured, unmeasured, about;
+    struct nw_buf failed, beside;
+};
+
+/* Do the reader's values hold every name of q that is pinned to no GPU? */
+static int measured(const struct nw_quote *q, const struct nw_values *vs) {
+    for (size_t i = 0; i < q->nnodes; ++i) {
+        const struct nw_enode *e = &q->nodes[i];
+        if (e->op == 'v' && e->gpu == NULL &&
+            nw_values_find(vs, e->prog, e->name, kYours) == NULL) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Does q name slug among its GPUs? */
+static int names_gpu(const struct nw_quote *q, const char *slug) {
+    for (size_t g = 0; g < q->ngpus; ++g) {
+        if (strcmp(q->gpus[g], slug) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether q holds on gpu, said for a reader: "0.97 >= 0.98 is false", six
+ * digits a side. Returns 0, or -1 where it cannot be evaluated there. */
+static int said(const struct nw_quote *q, const struct nw_values *vs,
+                const char *gpu, int *holds, char *why, size_t size) {
+    double l, r;
+    char err[1024], a[32], b[32];
+    if (nw_quote_eval(q, q->lhs, vs, gpu, &l, err, sizeof err) != 0 ||
+        nw_quote_eval(q, q->rhs, vs, gpu, &r, err, sizeof err) != 0 ||
+        nw_claim_holds(q, vs, gpu, holds, NULL, 0, err, sizeof err) != 0) {
+        return -1;
+    }
+    nw_readable(l, a, sizeof a);
+    nw_readable(r, b, sizeof b);
+    snprintf(why, size, "%s %s %s is %s", a, nw_cmp_name(q->cmp), b,
+             *holds ? "true" : "false");
+    return 0;
+}
+
+/* One claim, on the reader's run. */
+static void yours_claim(const struct nw_values *vs, const char *slug,
+                        const struct where *at, const struct nw_quote *q,
+                        struct tally *t) {
+    char why[128], line[2048];
+    int holds = 0;
+    int mine = measured(q, vs) &&
+               said(q, vs, kYours, &holds, why, sizeof why) == 0;
+    if (mine && q->ngpus > 0 && !names_gpu(q, slug)) {
+        /* About other GPUs: what it is there, and the reader's beside. */
+        ++t->about;
+        struct nw_buf there = {NULL, 0, 0};
+        nw_buf_puts(&there, "");
+        for (size_t g = 0; g < q->ngpus; ++g) {
+            char w[128];
+            int h;
+            if (said(q, vs, q->gpus[g], &h, w, sizeof w) == 0) {
+                nw_buf_puts(&there, there.n ? "; " : "");
+                nw_buf_puts(&there, "on ");
+                nw_buf_puts(&there, q->gpus[g]);
+                nw_buf_puts(&there, " ");
+                nw_buf_puts(&there, w);
+            }
+        }
+        snprintf(line, sizeof line, "    %s:%ld: %s (%s; in your run %s)\n",
+                 at->file, at->line, q->body,
+                 there.n ? there.s : "recorded nowhere yet", why);
+        nw_buf_puts(&t->beside, line);
+        free(there.s);
+    } else if (!mine) {
+        ++t->unmeasured;
+    } else {
+        ++t->measured;
+        if (holds) {
+            ++t->held;
+        } else {
+            snprintf(line, sizeof line, "    %s:%ld: %s (%s)\n", at->file,
+                     at->line, q->body, why);
+            nw_buf_puts(&t->failed, line);
+        }
+    }
+}
+
+/* A chapter's claims on the reader's run, said in a few lines where the
+ * run measured the values of any (and then *said_any is 1). Returns 0, or
+ * -1 where its .lines cannot be read. */
+static int yours_lines(const struct nw_values *vs, const char *gpu,
+                       const char *slug, const char *path, int *said_any) {
+    FILE *in = fopen(path, "r");
+    if (in == NULL) {
+        nw_error(path, 0, "cannot read");
+        return -1;
+    }
+    char *chapter = nw_chapter_of(path);
+    struct nw_buf file = {NULL, 0, 0};
+    nw_buf_puts(&file, "chapters/");
+    nw_buf_puts(&file, chapter);
+    nw_buf_puts(&file, ".nw");
+    struct tally t;
+    memset(&t, 0, sizeof t);
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, in) != -1) {
+        char *f[3];
+        struct nw_quote q;
+        char err[1024];
+        if (nw_split_tabs(line, f, 3) < 3 || strcmp(f[0], "claim") != 0 ||
+            nw_quote_parse(f[1], &q, err, sizeof err) != 0) {
+            continue; /* make check names what is wrong with it */
+        }
+        struct where at = {file.s, atol(f[2])};
+        yours_claim(vs, slug, &at, &q, &t);
+        nw_quote_free(&q);
+    }
+    int status = ferror(in) ? -1 : 0;
+    if (status != 0) {
+        nw_error(path, 0, "cannot read");
+    } else if (t.measured + t.about > 0) {
+        int failed = t.measured - t.held;
+        *said_any = 1;
+        printf("%s on your %s: ", file.s, gpu);
+        if (t.measured == 0) {
+            printf("none of its claims that hold on any GPU names only "
+                   "values your run measured");
+        } else {
+            printf("%d of %d claim%s hold%s in your run", t.held, t.measured,
+                   t.measured == 1 ? "" : "s", t.held == 1 ? "s" : "");
+        }
+        printf(failed == 0 ? "\n"
+                           : failed == 1 ? "; this one does not:\n"
+                                         : "; these %d do not:\n",
+               failed);
+        nw_buf_put(stdout, &t.failed);
+        if (t.about > 0) {
+            printf("  %d claim%s about other GPUs alone; each there, and "
+                   "in your run:\n",
+                   t.about, t.about == 1 ? " is" : "s are");
+            nw_buf_put(stdout, &t.beside);
+        }
+        if (t.unmeasured > 0) {
+            printf("  %d claim%s values your run did not measure (a "
+                   "program not run, or a line that did not match)\n",
+                   t.unmeasured, t.unmeasured == 1 ? " names" : "s name");
+        }
+    }
+    free(t.failed.s);
+    free(t.beside.s);
+    free(line);
+    free(file.s);
+    free(chapter);
+    fclose(in);
+    return status;
+}
+
+/* claims yours GPU SLUG YOURS VALUES LINES... */
+static int yours(int argc, char **argv) {
+    if (argc < 7 || !nw_is_gpu_slug(argv[3])) {
+        return usage();
+    }
+    struct nw_values vs;
+    memset(&vs, 0, sizeof vs);
+    int status = nw_values_read_dir(&vs, argv[5], NULL, 0) != 0;
+    glob_t g;
+    size_t size = strlen(argv[4]) + sizeof "/*.tsv";
+    char *pattern = nw_xrealloc(NULL, size);
+    snprintf(pattern, size, "%s/*.tsv", argv[4]);
+    int found = status == 0 ? glob(pattern, 0, NULL, &g) : GLOB_NOMATCH;
+    for (size_t i = 0; found == 0 && status == 0 && i < g.gl_pathc; ++i) {
+        const char *path = g.gl_pathv[i];
+        const char *base = strrchr(path, '/') + 1;
+        char prog[256];
+        snprintf(prog, sizeof prog, "%.*s", (int)(strlen(base) - 4), base);
+        status = nw_is_prog_name(prog)
+                     ? nw_values_read(&vs, path, prog, kYours) != 0
+                     : 0;
+    }
+    if (found == 0) {
+        globfree(&g);
+    }
+    free(pattern);
+    int said_any = 0;
+    for (int k = 6; k < argc && status == 0; ++k) {
+        status |= yours_lines(&vs, argv[2], argv[3], argv[k], &said_any) != 0;
+    }
+    if (status == 0 && !said_any) {
+        printf("No claim of the book names only values your run measured.\n");
+    }
+    nw_values_free(&vs);
+    return status | nw_flush_stdout(kTool);
 }
 
 /* The values of dir, each of the nreplace triples of replace (PROG GPU
@@ -184,6 +403,9 @@ static int read_values(struct nw_values *vs, char **replace, size_t nreplace,
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 2 && strcmp(argv[1], "yours") == 0) {
+        return yours(argc, argv);
+    }
     if (argc < 3 || strcmp(argv[1], "check") != 0) {
         return usage();
     }

@@ -43,6 +43,9 @@
 #             beside EVIDENCE, "-dirty" added while tracked files other than
 #             the evidence have changes
 #   TIMEOUT   seconds one program may run (default: 600; 0: no limit)
+#   YOURS     for compare and verify: a directory to keep the run's values
+#             in, YOURS/PROG.tsv (tcheck quotes -o), and the GPU's name,
+#             YOURS/gpu, for the claims to be held to them (claims yours)
 #
 # Output: one status line per program, in exactly one of these forms,
 #   PASS prog | PASS prog (warning: ...) | FAIL prog: reason | SKIP prog: reason
@@ -492,6 +495,15 @@ accept_one() {
     detail "$work/accepted"
 }
 
+# keep_values PROG OUTPUT GPU: with YOURS, the values OUTPUT printed, and
+# the GPU's name, for the claims.
+keep_values() {
+    [ -n "${YOURS:-}" ] || return 0
+    mkdir -p "$YOURS" &&
+        { "$TCHECK" quotes -o "$EVIDENCE/$1.expect" "$2" >"$YOURS/$1.tsv" 2>/dev/null || :; } &&
+        printf '%s\n' "$3" >"$YOURS/gpu"
+}
+
 compare_one() {
     exp=$EVIDENCE/$1.expect
     built "$1" || return 0
@@ -500,6 +512,7 @@ compare_one() {
     ran "$1" "$st" || return 0
     ended "$1" "$st" || return 0
     gpu=$("$TCHECK" gpu "$exp" "$work/out" 2>/dev/null) || gpu=$GPU
+    keep_values "$1" "$work/out" "$gpu"
     slug=$("$TCHECK" slug "$gpu" 2>/dev/null) || slug=unnamed
     t="$EVIDENCE/$1/$slug.txt"
     if [ ! -f "$t" ]; then
@@ -547,6 +560,7 @@ verify_one() {
         fail "$1" "no output file $2"
         return 0
     fi
+    keep_values "$1" "$2" "$("$TCHECK" gpu "$exp" "$2" 2>/dev/null || echo "a GPU that printed no name")"
     rc=0
     "$TCHECK" check -n "$1" -o "$2" "$exp" "$EVIDENCE/$1" "$2" 0 \
         2>"$work/terr" || rc=$?

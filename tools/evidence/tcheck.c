@@ -24,6 +24,7 @@
  *   tcheck slug NAME
  *   tcheck values EXPECT OUTPUT
  *   tcheck quotes EXPECT TRANSCRIPT
+ *   tcheck quotes -o EXPECT OUTPUT
  *   tcheck fingerprint -c COMPILE -v NVCC [-x FILE]... SOURCE
  *   tcheck fresh [-n NAME] [-w WHERE] [-r COMMAND] [-h NVCC] -c COMPILE
  *                [-x FILE]... SOURCE TRANSCRIPT
@@ -1663,7 +1664,7 @@ static int usage(void) {
           "       tcheck gpu EXPECT OUTPUT\n"
           "       tcheck slug NAME\n"
           "       tcheck values EXPECT OUTPUT\n"
-          "       tcheck quotes EXPECT TRANSCRIPT\n"
+          "       tcheck quotes [-o] EXPECT TRANSCRIPT|OUTPUT\n"
           "       tcheck fingerprint -c COMPILE -v NVCC [-x FILE]... SOURCE\n"
           "       tcheck fresh [-n NAME] [-w WHERE] [-r COMMAND] [-h NVCC] "
           "-c COMPILE [-x FILE]... SOURCE TRANSCRIPT\n",
@@ -2998,10 +2999,41 @@ static void put_quotes(const struct pat *pt, struct str line, const char *path,
     free(cap);
 }
 
+/* tcheck quotes -o EXPECT OUTPUT: the same of a program's bare output (a
+ * reader's run, no header): the named holes of every line that matches
+ * its expectation, FILE:LINE being the output's. Fails (having printed
+ * them) where some line does not match. */
+static int quotes_of_output(const char *expect, const char *output) {
+    struct pair pr;
+    if (load_pair(expect, output, &pr) != 0) {
+        return kBad;
+    }
+    if (duplicate_names(&pr.e, pr.pats, stderr)) {
+        free_pair(&pr);
+        return kBad;
+    }
+    struct alignment al;
+    align(pr.pats, pr.e.nlines, &pr.o, &al);
+    int rc = count_differences(&al) ? kFail : kPass;
+    for (size_t k = 0; k < al.n; k++) {
+        const struct edit *d = &al.ed[k];
+        if (d->op == '=' && pr.pats[d->a].nholes) {
+            put_quotes(&pr.pats[d->a], pr.o.line[d->b], output,
+                       pr.o.first + d->b);
+        }
+    }
+    free_align(&al);
+    free_pair(&pr);
+    return rc;
+}
+
 /* tcheck quotes EXPECT TRANSCRIPT: the value of every named hole as the
  * transcript recorded it, a line each: NAME<TAB>VALUE<TAB>FILE:LINE, for
  * the prose to quote. Fails where the transcript does not match. */
 static int cmd_quotes(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[0], "-o") == 0) {
+        return quotes_of_output(argv[1], argv[2]);
+    }
     if (argc != 2) {
         return usage();
     }

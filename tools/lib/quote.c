@@ -1023,14 +1023,27 @@ int nw_quote_value(const struct nw_quote *q, const struct nw_values *vs,
     return 0;
 }
 
+/* "%.*g" of v, in fixed notation where %g would write an exponent for a
+ * whole number of digits it could show (100, not 1e+02). */
+static void digits(double v, int p, char *out, size_t size) {
+    snprintf(out, size, "%.*g", p, v);
+    if (strchr(out, 'e') != NULL && fabs(v) >= 1 && fabs(v) < 1e15) {
+        snprintf(out, size, "%.0f", v);
+    }
+}
+
 /* v in the fewest digits that read back as v. */
 static void shortest(double v, char *out, size_t size) {
     for (int p = 1; p <= 17; ++p) {
-        snprintf(out, size, "%.*g", p, v);
+        digits(v, p, out, size);
         if (strtod(out, NULL) == v) {
             return;
         }
     }
+}
+
+void nw_readable(double v, char *out, size_t size) {
+    digits(v, 6, out, size);
 }
 
 int nw_claim_holds(const struct nw_quote *q, const struct nw_values *vs,

@@ -176,6 +176,9 @@ size_t nw_quote_sources(const struct nw_quote *q, const struct nw_values *vs,
 int nw_quote_value(const struct nw_quote *q, const struct nw_values *vs,
                    const char **gpu, char *out, size_t outsize,
                    struct nw_buf *prov, char *err, size_t size);
+/* v for a reader: six significant digits, without an exponent where the
+ * digits can be shown (480.4, not 480.40000000000003; 100, not 1e+02). */
+void nw_readable(double v, char *out, size_t size);
 /* Does a claim hold on gpu? *holds 1 or 0; why (where not NULL) says
  * "0.97 >= 0.98 is false" (or true), with each side's shortest exact
  * digits. */

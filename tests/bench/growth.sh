@@ -115,7 +115,8 @@ for n in "$@"; do
     for e in "$dir"/evidence/*_c[0-9]*/; do
         [ -d "$e" ] || continue
         p=$(basename "$e")
-        fp=$(make -s -C "$dir" fingerprint PROG="$p") || { echo "growth.sh: no fingerprint of $p" >&2; exit 1; }
+        fp=$(make -s -C "$dir" fingerprint PROG="$p" | tail -n 1)
+        [[ $fp =~ ^[0-9a-f]{16}\ \( ]] || { echo "growth.sh: no fingerprint of $p: $fp" >&2; exit 1; }
         for t in "$e"*.txt; do
             sed -i "s/^fingerprint: .*/fingerprint: $fp/" "$t"
         done

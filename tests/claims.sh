@@ -210,6 +210,12 @@ quote_error "a claim whose values no GPU has fails" '[[?quotes.blocks > quotes.m
     'chapters/broken.nw:3: claim [[?quotes.blocks > quotes.missing]]: unknown value quotes.missing: no values file of quotes holds it'
 quote_error "a malformed quote fails at the .nw line" '[[=quotes.copy_ms +]]' \
     "chapters/broken.nw:3: malformed quote [[=quotes.copy_ms +]]: want a name PROG.IDENT, a number or '(' at the end of 'quotes.copy_ms +'"
+quote_error "a minus right after a pinned name, before a name, is said to need a blank" \
+    '[[=quotes.copy_ms@alpha-gpu-quotes.scan_ms]]' \
+    'chapters/broken.nw:3: malformed quote [[=quotes.copy_ms@alpha-gpu-quotes.scan_ms]]: a minus right after a pinned name needs a blank before it: write quotes.copy_ms@alpha-gpu - quotes.scan_ms (a GPU'"'"'s slug holds hyphens, and takes the minus and the name after it)'
+quote_error "a minus right after a pinned name, before a number, is said to need a blank" \
+    '[[=quotes.copy_ms@alpha-gpu-2]]' \
+    'chapters/broken.nw:3: quote [[=quotes.copy_ms@alpha-gpu-2]]: no values are recorded for GPU alpha-gpu-2; if -2 is a minus, it needs a blank before it: @alpha-gpu - 2'
 printf 'arch\tsm_90\tevidence/quotes/alpha-gpu.txt:2\n' >>values/quotes/alpha-gpu.tsv
 quote_error "a value that is text is an error where it is quoted, naming its source" '[[=alpha-gpu: quotes.arch]]' \
     "chapters/broken.nw:3: quote [[=alpha-gpu: quotes.arch]]: evidence/quotes/alpha-gpu.txt:2: quotes.arch is 'sm_90', not a finite number"

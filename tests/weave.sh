@@ -305,6 +305,8 @@ bad_run "of no program of the book" ghost_twice.run 'ghost --twice' 'ghost is no
 bad_run "named as a program is" runs.run 'runs --twice' 'runs is the name of a program of the book'
 bad_run "of two lines" runs_two.run "$(printf 'runs --twice\nruns')" 'want one line, PROG ARG...'
 bad_run "with a quote in an argument" runs_quote.run "runs --name='x'" 'an argument holds a character'
+bad_run "saved with a Windows line end" runs_crlf.run "$(printf 'runs --twice\r')" \
+    'the line ends in a carriage return (CRLF, a Windows line end); save it with LF alone'
 # A name the evidence gives a file reaches no shell: a transcript or a run
 # named as a command stops the build with one line, and runs nothing.
 bad_name() { # NAME FILE WANT

@@ -146,6 +146,10 @@ printf 'run     --quick *\nkernel  k\nmetric  m.sum\n' >"$tmp/bad.ncu"
 prof badarg "$tmp/bad.ncu" "$tmp/bin/device_scan"
 want "ncu-run: a run argument that is a pattern is refused at its line" 2 \
     "$tmp/bad.ncu:1: an argument holds a character other than letters, digits and - _ . , = : / +"
+printf 'run     --quick\r\nkernel  k\nmetric  m.sum\n' >"$tmp/bad.ncu"
+prof crlf "$tmp/bad.ncu" "$tmp/bin/device_scan"
+want "ncu-run: a spec saved with Windows line ends is refused, saying so" 2 \
+    "$tmp/bad.ncu:1: the line ends in a carriage return (CRLF, a Windows line end); save the file with LF alone"
 printf 'kernel  regex:a|b\nkernel  c\nmetric  m.sum\n' >"$tmp/bad.ncu"
 prof badregex "$tmp/bad.ncu" "$tmp/bin/device_scan"
 want "ncu-run: a regex kernel stands alone" 2 "$tmp/bad.ncu:2: a regex: kernel stands alone"

@@ -1178,6 +1178,20 @@ run "$TC" quotes -o "$nq/ev/q.expect" "$nq/out"
 printf 'b_count\t7\t%s:3\nb_ratio\t0.25\t%s:3\n' "$nq/out" "$nq/out" >"$nq/want"
 [ "$rc" -eq 1 ] && cmp -s "$work/o" "$nq/want" && rc=0 || rc=1
 result named-holes/quotes-of-an-output-that-differs "$rc" "rc $rc: $(tr '\n' '|' <"$work/o")"
+# What looks like a hole and is none ({{double:x}}, a hole left open) is
+# named at its line of the expectation, by quotes (whose failure make
+# shows) and by the lint, with the holes there are.
+sed -i 's/row a 2.5x ms/row a 2.5 ms/' "$nq/out"
+for bad in '{{double:a_ms}}' '{{ms:a_ms'; do
+    sed "2s/{{ms:a_ms}}/$bad/" "$nq/ev/q.expect" >"$nq/bad.expect"
+    run "$TC" quotes "$nq/bad.expect" "$nq/ev/q/fixture-gpu.txt"
+    q_rc=$rc q_e=$(head -n 1 "$work/e")
+    run "$TC" lint "$nq/bad.expect" "$nq/ev/q/fixture-gpu.txt"
+    case $q_e in "$nq/bad.expect:2: $bad is not a hole"*) ok=1 ;; *) ok=0 ;; esac
+    [ "$q_rc" -eq 1 ] && [ "$ok" -eq 1 ] && [ "$rc" -eq 1 ] &&
+        grep -qF "$nq/bad.expect:2: $bad is not a hole" "$work/o" && rc=0 || rc=1
+    result "named-holes/not-a-hole-named-at-its-line ($bad)" "$rc" "quotes rc $q_rc: $q_e"
+done
 
 # ---------------------------------------------------------------------
 # Fingerprints: what enters one, and the check of a transcript against

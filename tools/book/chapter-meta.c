@@ -11,7 +11,8 @@
  * a chunk that includes itself, a name that is neither a label nor a
  * phrase, a chapter with no title or no code, a malformed chunk header, a
  * line over 64 KiB, text that is not UTF-8, a byte-order mark, CRLF line
- * endings, a heading whose id is a label of the chapter, a quote or
+ * endings, a heading whose id is a label of the chapter, a quote or claim
+ * in a heading or inside maths, a quote or
  * claim written wrong, and an "@ %def" line naming what its chunk does not
  * have. Where markup itself failed (it says why on stderr), chapter-meta
  * fails too, and where the reason is a << in prose it says how to write one.
@@ -601,6 +602,77 @@ static void each_quote(struct lint *l,
     }
 }
 
+/* Where a quote or claim may not stand: in a heading (the title is one),
+ * whose id pandoc makes from its text, so that its address, the one its
+ * permalink and every contents entry carry, would change with every
+ * recording, and whose text the navigation shows without its markup; and
+ * inside maths, which cannot hold the HTML a quote is woven as. Tracks, in
+ * each chunk of prose, a line's start, code spans and $...$ or $$...$$. */
+static void check_quote_places(struct lint *l) {
+    const struct nw_doc *doc = l->doc;
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        int display = 0, inline_math = 0, tick = 0, heading = 0, start = 1;
+        for (size_t j = 0; j < c->n && !c->is_code; ++j) {
+            const struct nw_item *it = &c->items[j];
+            if (it->kind == NW_NL) {
+                inline_math = tick = heading = 0;
+                start = 1;
+            } else if (it->kind == NW_TEXT) {
+                const char *t = it->s;
+                if (start) {
+                    size_t sp = strspn(t, " ");
+                    heading = sp <= 3 && t[sp] == '#';
+                    start = t[sp] == '\0';
+                }
+                for (; *t != '\0'; ++t) {
+                    if (*t == '`') {
+                        tick = !tick;
+                    } else if (tick) {
+                        continue;
+                    } else if (*t == '\\' && t[1] != '\0') {
+                        ++t;
+                    } else if (t[0] == '$' && t[1] == '$') {
+                        display = !display;
+                        ++t;
+                    } else if (*t == '$') {
+                        inline_math = !inline_math;
+                    }
+                }
+            } else if (it->kind == NW_QUOTE) {
+                size_t end = nw_quote_end(c, j);
+                char *text = nw_quote_cite(c, j, end) == 0
+                                 ? nw_quote_text(c, j, end)
+                                 : NULL;
+                if (text != NULL && nw_is_quote(text)) {
+                    const char *what = text[0] == '?' ? "a claim" : "a quote";
+                    if (heading) {
+                        report(l, it->line,
+                               "%s in a heading, [[%s]]: a heading's id (its "
+                               "address, in its permalink and the contents) "
+                               "is made from its text and would change with "
+                               "every recording, and the navigation shows its "
+                               "text cut at the value; put the number in "
+                               "the text under the heading",
+                               what, text);
+                    } else if (display || inline_math) {
+                        report(l, it->line,
+                               "%s inside maths, [[%s]]: it is woven as HTML, "
+                               "which maths cannot hold; close the maths "
+                               "before it and open it again after",
+                               what, text);
+                    }
+                }
+                free(text);
+                start = 0;
+                j = end;
+            } else {
+                start = 0;
+            }
+        }
+    }
+}
+
 static void check_quote(struct lint *l, const char *text, long line) {
     struct nw_quote q;
     char err[1024];
@@ -824,6 +896,7 @@ int main(int argc, char **argv) {
     check_headings(&l);
     check_defs(&l);
     each_quote(&l, check_quote);
+    check_quote_places(&l);
     if (l.errors > MAX_ERRORS) {
         fprintf(stderr, "%s:%ld: %d more problems, from this one on, not "
                 "shown\n",

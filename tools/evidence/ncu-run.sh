@@ -82,6 +82,7 @@ die() { # STATUS MESSAGE...
 awk -v spec="$spec" '
 function bad(msg) { printf "%s:%d: %s\n", spec, NR, msg > "/dev/stderr"; err = 1; exit 2 }
 function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
+/\r$/ { bad("the line ends in a carriage return (CRLF, a Windows line end); save the file with LF alone") }
 /^[ \t]*(#|$)/ { next }
 {
     key = $1

@@ -546,6 +546,48 @@ static int hole_at(const char *s, size_t n) {
     return hole_named_at(s, n, &len, &name);
 }
 
+/* Each "{{" of an expectation that reads as a hole and is none, named at
+ * its line: a word and "}}" or ":" after it ({{double:x}}, a misspelled
+ * kind; {{float:x, one left open). It would match only itself. Other
+ * braces are the output's own ("{{{{not"), and left alone. Returns how
+ * many. */
+static int not_holes(const struct text *e, FILE *out) {
+    int found = 0;
+    for (size_t l = 0; l < e->nlines; l++) {
+        struct str s = e->line[l];
+        for (size_t i = 0; i + 1 < s.n; i++) {
+            if (s.p[i] != '{' || s.p[i + 1] != '{' ||
+                hole_at(s.p + i, s.n - i) >= 0) {
+                continue;
+            }
+            size_t w = i + 2;
+            while (w < s.n && s.p[w] >= 'a' && s.p[w] <= 'z') {
+                w++;
+            }
+            if (w == i + 2 || w >= s.n ||
+                !(s.p[w] == ':' || (s.p[w] == '}' && w + 1 < s.n && s.p[w + 1] == '}'))) {
+                continue;
+            }
+            size_t k = i + 2;
+            while (k < s.n && s.p[k] != ' ' && s.p[k] != '\t' &&
+                   !(s.p[k] == '}' && k + 1 < s.n && s.p[k + 1] == '}')) {
+                k++;
+            }
+            k = k + 1 < s.n && s.p[k] == '}' ? k + 2 : k;
+            fprintf(out, "%s:%zu: %.*s is not a hole%s: the holes are {{ms}}, "
+                         "{{float}}, {{int}}, {{gpu}} and {{device}}, and all "
+                         "but {{gpu}} may carry a name, {{float:NAME}} (NAME "
+                         "[a-z][a-z0-9_]*)\n",
+                    e->path, e->first + l, (int)(k - i), s.p + i,
+                    k >= 2 && s.p[k - 1] == '}' && s.p[k - 2] == '}'
+                        ? "" : " (it is not closed by }})");
+            found++;
+            i = k - 1;
+        }
+    }
+    return found;
+}
+
 static void push_tok(struct pat *pt, enum tok_kind k, const char *p, size_t n) {
     if (k == TOK_BLANKS && pt->ntok > 0 &&
         pt->tok[pt->ntok - 1].kind == TOK_BLANKS) {
@@ -2436,6 +2478,7 @@ static int lint_transcript(const char *epath, const char *tpath, FILE *out) {
         return kBad;
     }
     struct pat *pats = compile_text(&e);
+    problems += not_holes(&e, out);
     problems += lint_names(epath, &tr, out);
     problems += lint_body(&e, pats, &tr, out);
     problems += duplicate_names(&e, pats, out);
@@ -3051,8 +3094,11 @@ static int cmd_quotes(int argc, char **argv) {
     align(pats, e.nlines, &tr.body, &al);
     int rc = count_differences(&al) ? kFail : kPass;
     if (rc != kPass) {
-        fprintf(stderr, "%s: does not match %s; tcheck lint says where\n",
-                argv[1], argv[0]);
+        /* Where, as the lint says it: what is not a hole, then the diff. */
+        not_holes(&e, stderr);
+        fprintf(stderr, "%s:%zu: the output does not match %s\n", argv[1],
+                tr.body.first, argv[0]);
+        print_diff(stderr, &e, pats, &tr.body, argv[1], &al);
     }
     if (duplicate_names(&e, pats, stderr)) {
         rc = kBad;

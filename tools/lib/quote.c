@@ -465,6 +465,20 @@ static int parse_atom(struct parser *p) {
                     return fail_at(p, "a pinned name is PROG.IDENT@GPU, GPU "
                                       "a slug such as nvidia-h200,");
                 }
+                const char *minus = strrchr(e->gpu, '-');
+                if (p->at[1 + g] == '.' && minus != NULL) {
+                    /* x@tesla-t4-spmv.y: the slug took "-spmv". */
+                    const char *rest = p->at + 1 + g;
+                    size_t r = 1 + strspn(rest + 1, "abcdefghijklmnopqrstuvwxyz"
+                                                    "0123456789_");
+                    return fail(p->err, p->size,
+                                "a minus right after a pinned name needs a "
+                                "blank before it: write %s.%s@%.*s - %s%.*s "
+                                "(a GPU's slug holds hyphens, and takes the "
+                                "minus and the name after it)",
+                                e->prog, e->name, (int)(minus - e->gpu),
+                                e->gpu, minus + 1, (int)r, rest);
+                }
                 p->at += 1 + g;
             }
         }
@@ -831,9 +845,23 @@ static int check_named(const struct nw_quote *q, const struct nw_values *vs,
     }
     for (size_t i = 0; i < q->nnodes; ++i) {
         const char *gpu = q->nodes[i].op == 'v' ? q->nodes[i].gpu : NULL;
-        if (gpu != NULL && !is_known_gpu(vs, gpu)) {
-            return fail(err, size, "no values are recorded for GPU %s", gpu);
+        if (gpu == NULL || is_known_gpu(vs, gpu)) {
+            continue;
         }
+        /* x@tesla-t4-2: a known GPU and a minus the slug took. */
+        for (const char *m = strchr(gpu, '-'); m != NULL; m = strchr(m + 1, '-')) {
+            char *known = nw_xrealloc(NULL, (size_t)(m - gpu) + 1);
+            snprintf(known, (size_t)(m - gpu) + 1, "%s", gpu);
+            int is = is_known_gpu(vs, known);
+            free(known);
+            if (is) {
+                return fail(err, size, "no values are recorded for GPU %s; "
+                            "if -%s is a minus, it needs a blank before it: "
+                            "@%.*s - %s", gpu, m + 1, (int)(m - gpu), gpu,
+                            m + 1);
+            }
+        }
+        return fail(err, size, "no values are recorded for GPU %s", gpu);
     }
     return 0;
 }

@@ -442,6 +442,8 @@ $(B)/stamp/names: $(call named-ok,$(RUN_FILES),.run) $(call named-ok,$(wildcard 
 	  prog=; args=; \
 	  [ "$$(awk 'END { print NR }' "$$f")" = 1 ] && { read -r prog args < "$$f" || :; }; \
 	  [ -n "$$prog" ] || bad "$$f" "want one line, PROG ARG...: a program of the book and its arguments"; \
+	  case $$prog$$args in *"$$(printf '\r')"*) \
+	    bad "$$f" "the line ends in a carriage return (CRLF, a Windows line end); save it with LF alone" ;; esac; \
 	  case " $(COMPILED) " in *" $$prog "*) ;; *) \
 	    bad "$$f" "$$prog is not a program of the book ($(COMPILED))" ;; esac; \
 	  case $$args in *[!-A-Za-z0-9_.,=:/+\ ]*) \

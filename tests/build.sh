@@ -166,6 +166,31 @@ else
         "$(diff <(echo "$clean") <(snapshot) | head -4 | tr '\n' ' ')"
 fi
 
+# A chapter renamed with its registry lines builds: its roots move with
+# it, rather than going as those of a chapter the book lost, and so do its
+# published labels. Renamed back, the book is as a clean build has it.
+rename_chapter() { # FROM TO
+    mv "$book/chapters/$1.nw" "$book/chapters/$2.nw"
+    sed -i "s/\t$1\$/\t$2/" "$book/chapters/labels.tsv"
+}
+rename_chapter parity parity-renamed
+if make -s -C "$book" CFLAGS=-O0 CHAPTERS="parity-renamed tally" >"$tmp/out" 2>&1 &&
+   [ -f "$book/build/html/parity-renamed.html" ] && [ ! -e "$book/build/html/parity.html" ] &&
+   [ -f "$book/build/src/parity.cuh" ] && grep -q 'parity-renamed.html#parity-test' "$book/build/html/labels.html"; then
+    pass "a chapter renamed with its registry lines builds, its files and labels with it"
+else
+    fail "a chapter renamed with its registry lines builds, its files and labels with it" \
+        "$(head -3 "$tmp/out" | tr '\n' ' ')$(ls "$book/build/src" | tr '\n' ' ')"
+fi
+rename_chapter parity-renamed parity
+mk >"$tmp/out" 2>&1
+if [ "$(snapshot)" = "$clean" ]; then
+    pass "a chapter renamed back leaves the book as a clean build has it"
+else
+    fail "a chapter renamed back leaves the book as a clean build has it" \
+        "$(head -2 "$tmp/out" | tr '\n' ' ') $(diff <(echo "$clean") <(snapshot) | head -4 | tr '\n' ' ')"
+fi
+
 # A stamp lost to an interrupt is made again.
 rm -f "$book/build/stamp/snippets" "$book/build/stamp/tangled"
 mk >"$tmp/out" 2>&1

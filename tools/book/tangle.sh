@@ -118,10 +118,14 @@ for c in "${read[@]}"; do
     done
 done
 
-# 4. Everything is fine: put it in place, and drop what the book lost.
+# 4. Everything is fine: put it in place, and drop what the book lost: a
+# root no chapter of the book tangles now. One that moved (a chapter
+# renamed, a root given to another chapter) stays with its new chapter.
 mkdir -p "$b/meta" "$b/src" "$b/lsrc"
+all_roots=$(for m in "${lines[@]}"; do roots_of "$m"; done)
 drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
     local r=$1
+    grep -qxF -- "$r" <<<"$all_roots" && return 0
     rm -f "$b/src/$r" "$b/lsrc/$r" "$b/html/src/$r" "$b/deps/${r%.*}.d"
     case $r in
         *.cu) rm -rf "$b/bin/${r%.cu}" "$b/fit/${r%.cu}".* "$b/values/${r%.cu}" \

@@ -327,11 +327,14 @@ $(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tool
                     $(chapter-meta) $(snippet-marks) $(snippets) | $(NOTANGLE_BIN) $(B)/stamp
 	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
 	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))
-	$(Q)NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
+	$(Q)trap 'rm -f $@.start' EXIT; touch $@.start && \
+	NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
 	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(snippets) \
-	  tools/book/tangle.sh $(B) $(REGISTRY) $(CHAPTERS) -- $(call tangled-again,$?)
-	$(Q)touch $@
+	  tools/book/tangle.sh $(B) $(REGISTRY) $(CHAPTERS) -- $(call tangled-again,$?) && \
+	touch -r $@.start $@
 
+# The stamp is dated from before the tangle began, so that a chapter saved
+# while it ran is newer than the stamp and read again by the next make.
 # build/meta/NAME.tsv changes only when the chapter's title, roots or labels
 # do; NAME.lines adds the line of each, for messages, and NAME.nwpipe is the
 # chapter's pipeline; both follow every edit.

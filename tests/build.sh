@@ -191,6 +191,30 @@ else
         "$(head -2 "$tmp/out" | tr '\n' ' ') $(diff <(echo "$clean") <(snapshot) | head -4 | tr '\n' ' ')"
 fi
 
+# A chapter saved again while the tangle reads it (NWPIPE here saves it
+# right after reading it): make stops, saying so, with build/ as it was,
+# and the next make tangles the new text.
+printf '#!/bin/sh\n"%s/tools/book/nwpipe.sh" "$@" || exit\ncase $1 in *tally.nw) printf "\\nSaved while it was tangled.\\n" >>"$1" ;; esac\n' \
+    "$PWD" >"$tmp/nwpipe-then-save"
+chmod +x "$tmp/nwpipe-then-save"
+cp "$book/chapters/tally.nw" "$tmp/tally.nw"
+printf '\nAn edit.\n' >>"$book/chapters/tally.nw"
+before=$(snapshot)
+name="a chapter saved while it is tangled stops make, and the next make reads it"
+if mk NWPIPE="$tmp/nwpipe-then-save" >"$tmp/out" 2>"$tmp/err"; then
+    fail "$name" "make succeeded"
+elif ! grep -qxF "chapters/tally.nw:1: changed while it was being tangled; nothing was put in place: run make again" "$tmp/err"; then
+    fail "$name" "$(head -2 "$tmp/err" | tr '\n' ' ')"
+elif [ "$(snapshot)" != "$before" ]; then
+    fail "$name" "build/ changed"
+elif ! mk >"$tmp/out" 2>&1 || ! grep -q 'Saved while it was tangled' "$book/build/meta/tally.nwpipe"; then
+    fail "$name" "the next make left the edit out"
+else
+    pass "$name"
+fi
+cp "$tmp/tally.nw" "$book/chapters/tally.nw"
+mk >"$tmp/out" 2>&1
+
 # A stamp lost to an interrupt is made again.
 rm -f "$book/build/stamp/snippets" "$book/build/stamp/tangled"
 mk >"$tmp/out" 2>&1

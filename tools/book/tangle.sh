@@ -84,11 +84,14 @@ install_if() {
     fi
 }
 
-# 1. Read every changed chapter, and every chapter not read before.
+# 1. Read every changed chapter, and every chapter not read before, each
+# with its checksum as it was read (see 4).
 read=()
+declare -A sum_of
 for c in "${book[@]}"; do
     if in_list "$c" "${changed[@]}" || [ ! -e "$b/meta/$c.nwpipe" ] ||
        [ ! -e "$b/meta/$c.lines" ]; then
+        sum_of[$c]=$(cksum <"chapters/$c.nw")
         # Where markup fails (it says why), chapter-meta reads what it
         # wrote all the same, to say how to write what markup refused.
         "$NWPIPE" "chapters/$c.nw" >"$work/$c.nwpipe" ||
@@ -118,7 +121,18 @@ for c in "${read[@]}"; do
     done
 done
 
-# 4. Everything is fine: put it in place, and drop what the book lost: a
+# 4. A chapter saved again while it was read would have its new text in no
+# output, and make would think it done: stop instead, with nothing put in
+# place. (An edit after this point is newer than the tangle's stamp, which
+# make dates from before the tangle began, so the next make reads it.)
+for c in "${read[@]}"; do
+    if [ "$(cksum <"chapters/$c.nw")" != "${sum_of[$c]}" ]; then
+        echo "chapters/$c.nw:1: changed while it was being tangled; nothing was put in place: run make again" >&2
+        exit 1
+    fi
+done
+
+# 5. Everything is fine: put it in place, and drop what the book lost: a
 # root no chapter of the book tangles now. One that moved (a chapter
 # renamed, a root given to another chapter) stays with its new chapter.
 mkdir -p "$b/meta" "$b/src" "$b/lsrc"

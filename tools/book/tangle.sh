@@ -112,12 +112,21 @@ for c in "${book[@]}"; do
 done
 "$SNIPPETS" check "$registry" "${lines[@]}"
 
-# 3. Tangle every root of the chapters read.
+# 3. Tangle every root of the chapters read: nt reads the whole of what it
+# is given for each root, so each root is given only the chunks it reaches
+# (nwsplit.awk), and a chapter of many roots costs its size once.
 for c in "${read[@]}"; do
     set_roots "$work/$c.lines"
+    [ "${#root_list[@]}" -gt 0 ] || continue
+    mkdir -p "$work/split/$c" "$work/split/$c.marked"
+    roots_of "$work/$c.lines" >"$work/split/$c.roots"
+    awk -v dir="$work/split/$c" -f "$(dirname "$0")/nwsplit.awk" "$work/split/$c.roots" "$work/$c.nwpipe"
+    "$SNIPPET_MARKS" <"$work/$c.nwpipe" >"$work/split/$c.marked.nwpipe"
+    awk -v dir="$work/split/$c.marked" -f "$(dirname "$0")/nwsplit.awk" "$work/split/$c.roots" \
+        "$work/split/$c.marked.nwpipe"
     for r in "${root_list[@]}"; do
-        "$SNIPPET_MARKS" <"$work/$c.nwpipe" | "$NT" -R"$r" >"$work/src/$r"
-        "$NT" -t -L -R"$r" <"$work/$c.nwpipe" >"$work/lsrc/$r"
+        "$NT" -R"$r" <"$work/split/$c.marked/$r" >"$work/src/$r"
+        "$NT" -t -L -R"$r" <"$work/split/$c/$r" >"$work/lsrc/$r"
     done
 done
 

@@ -173,6 +173,109 @@ static int read_line(struct reader *r, const char *buf) {
     return 0;
 }
 
+/* ----------------------------------------------------------------- */
+/* The index: every chunk name, in a hash table, with the index of its
+ * first piece and the code chunks that use it; and each chunk's file
+ * roots, once they have been asked for. */
+
+struct nw_name {
+    const char *name; /* the chunk's own (or a user's item's) string */
+    long first;       /* its first piece, or -1 where it has none */
+    size_t *users, nusers, cap;
+};
+
+struct nw_index {
+    struct nw_name *slot;
+    size_t nslots;
+    size_t **roots; /* per chunk: its roots, once asked for */
+    size_t *nroots;
+    unsigned char *known;
+};
+
+static size_t name_hash(const char *s) {
+    size_t h = 1469598103934665603u;
+    for (; *s; ++s) {
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    }
+    return h;
+}
+
+/* The slot of name, new (first -1, no users) where add says so, or NULL. */
+static struct nw_name *name_slot(struct nw_index *x, const char *name, int add) {
+    for (size_t i = name_hash(name) & (x->nslots - 1);; i = (i + 1) & (x->nslots - 1)) {
+        struct nw_name *e = &x->slot[i];
+        if (e->name == NULL) {
+            if (!add) {
+                return NULL;
+            }
+            e->name = name;
+            e->first = -1;
+            return e;
+        }
+        if (strcmp(e->name, name) == 0) {
+            return e;
+        }
+    }
+}
+
+static void build_index(struct nw_doc *doc) {
+    struct nw_index *x = nw_xcalloc(1, sizeof *x);
+    size_t names = 1;
+    for (size_t i = 0; i < doc->n; ++i) {
+        names += 1 + doc->chunks[i].n;
+    }
+    for (x->nslots = 16; x->nslots < 2 * names; x->nslots *= 2) {
+    }
+    x->slot = nw_xcalloc(x->nslots, sizeof *x->slot);
+    for (size_t i = 0; i < doc->n; ++i) {
+        const struct nw_chunk *c = &doc->chunks[i];
+        if (!c->is_code || c->name == NULL) {
+            continue;
+        }
+        struct nw_name *e = name_slot(x, c->name, 1);
+        if (e->first < 0) {
+            e->first = (long)i;
+        }
+        for (size_t j = 0; j < c->n; ++j) {
+            if (c->items[j].kind != NW_USE) {
+                continue;
+            }
+            struct nw_name *u = name_slot(x, c->items[j].s, 1);
+            if (u->nusers > 0 && u->users[u->nusers - 1] == i) {
+                continue;
+            }
+            if (u->nusers == u->cap) {
+                u->cap = u->cap ? 2 * u->cap : 4;
+                u->users = nw_xrealloc(u->users, u->cap * sizeof *u->users);
+            }
+            u->users[u->nusers++] = i;
+        }
+    }
+    x->roots = nw_xcalloc(doc->n + 1, sizeof *x->roots);
+    x->nroots = nw_xcalloc(doc->n + 1, sizeof *x->nroots);
+    x->known = nw_xcalloc(doc->n + 1, 1);
+    doc->index = x;
+}
+
+static void free_index(struct nw_doc *doc) {
+    struct nw_index *x = doc->index;
+    if (x == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < x->nslots; ++i) {
+        free(x->slot[i].users);
+    }
+    for (size_t i = 0; i < doc->n; ++i) {
+        free(x->roots[i]);
+    }
+    free(x->slot);
+    free(x->roots);
+    free(x->nroots);
+    free(x->known);
+    free(x);
+    doc->index = NULL;
+}
+
 int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen) {
     memset(doc, 0, sizeof *doc);
     struct reader r = {doc, NULL, 1, err, errlen};
@@ -200,6 +303,9 @@ int nw_read(FILE *in, struct nw_doc *doc, char *err, size_t errlen) {
     }
     free(buf);
     doc->lines = r.line - 1;
+    if (status == 0) {
+        build_index(doc);
+    }
     return status;
 }
 
@@ -216,6 +322,7 @@ int nw_load(FILE *in, struct nw_doc *doc) {
 }
 
 void nw_free(struct nw_doc *doc) {
+    free_index(doc);
     for (size_t i = 0; i < doc->n; ++i) {
         struct nw_chunk *c = &doc->chunks[i];
         for (size_t j = 0; j < c->n; ++j) {
@@ -238,6 +345,10 @@ void nw_free(struct nw_doc *doc) {
 }
 
 long nw_find_defn(const struct nw_doc *doc, const char *name, size_t from) {
+    if (from == 0 && doc->index != NULL) {
+        const struct nw_name *e = name_slot(doc->index, name, 0);
+        return e != NULL ? e->first : -1;
+    }
     for (size_t i = from; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         if (c->is_code && c->name && strcmp(c->name, name) == 0) {
@@ -269,6 +380,10 @@ int nw_chunk_uses(const struct nw_chunk *c, const char *name) {
 }
 
 int nw_is_used(const struct nw_doc *doc, const char *name) {
+    if (doc->index != NULL) {
+        const struct nw_name *e = name_slot(doc->index, name, 0);
+        return e != NULL && e->nusers > 0;
+    }
     for (size_t i = 0; i < doc->n; ++i) {
         if (nw_chunk_uses(&doc->chunks[i], name)) {
             return 1;
@@ -282,9 +397,13 @@ static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
     if (depth > 64) {
         return; /* a cycle; chapter-meta reports it */
     }
-    for (size_t i = 0; i < doc->n; ++i) {
-        const struct nw_chunk *u = &doc->chunks[i];
-        if (u->name == NULL || !nw_chunk_uses(u, name)) {
+    /* The chunks that use name: from the index, else every chunk. */
+    const struct nw_name *e =
+        doc->index != NULL ? name_slot(doc->index, name, 0) : NULL;
+    size_t n = doc->index != NULL ? (e != NULL ? e->nusers : 0) : doc->n;
+    for (size_t k = 0; k < n; ++k) {
+        const struct nw_chunk *u = &doc->chunks[e != NULL ? e->users[k] : k];
+        if (u->name == NULL || (e == NULL && !nw_chunk_uses(u, name))) {
             continue;
         }
         long first = nw_find_defn(doc, u->name, 0);
@@ -302,6 +421,29 @@ static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
 
 void nw_roots_of(const struct nw_doc *doc, const char *name, char *seen) {
     roots_of(doc, name, seen, 0);
+}
+
+const size_t *nw_chunk_roots(const struct nw_doc *doc, size_t c, size_t *n) {
+    struct nw_index *x = doc->index;
+    if (!x->known[c]) {
+        char *seen = nw_xcalloc(doc->n + 1, 1);
+        const char *name = doc->chunks[c].name;
+        if (nw_is_file_name(name) && !nw_is_used(doc, name)) {
+            seen[nw_find_defn(doc, name, 0)] = 1;
+        } else {
+            nw_roots_of(doc, name, seen);
+        }
+        for (size_t i = 0; i < doc->n; ++i) {
+            if (seen[i] == 1) {
+                x->roots[c] = nw_xrealloc(x->roots[c], (x->nroots[c] + 1) * sizeof **x->roots);
+                x->roots[c][x->nroots[c]++] = i;
+            }
+        }
+        free(seen);
+        x->known[c] = 1;
+    }
+    *n = x->nroots[c];
+    return x->roots[c];
 }
 
 size_t nw_quote_end(const struct nw_chunk *c, size_t j) {

@@ -54,11 +54,15 @@ struct nw_chunk {
     size_t ndefs, nuses, defs_cap, uses_cap;
 };
 
+struct nw_index; /* each chunk name's first piece and users (noweb.c) */
+
 struct nw_doc {
     char *file;  /* the .nw path, from @file */
     struct nw_chunk *chunks;
     size_t n, cap;
     long lines;  /* number of source lines read */
+    struct nw_index *index; /* built by nw_read: the lookups below are by
+                               name, not by a walk of every chunk */
 };
 
 /* Reads a whole pipeline. Returns 0, or -1 with a one-line message (no
@@ -84,6 +88,10 @@ int nw_chunk_uses(const struct nw_chunk *c, const char *name);
  * chunk named name reaches by being used, directly or through other chunks
  * (2 marks a chunk passed through). */
 void nw_roots_of(const struct nw_doc *doc, const char *name, char *seen);
+/* The file roots chunk c is tangled into: the index of each one's first
+ * piece, *n of them, in the order of the chapter (worked out once a chunk,
+ * and kept). */
+const size_t *nw_chunk_roots(const struct nw_doc *doc, size_t c, size_t *n);
 
 /* Quoted code in documentation, [[...]], opens at an NW_QUOTE, items[j] of
  * c: the index of the NW_ENDQUOTE that closes it (or c->n). */

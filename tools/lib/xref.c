@@ -311,38 +311,33 @@ int nw_xentry_defines(const struct nw_xentry *e, size_t c) {
     return 0;
 }
 
-/* Marks in seen[] the file roots chunk c is tangled into (1). */
-static void files_of(const struct nw_doc *doc, size_t c, char *seen) {
-    const char *name = doc->chunks[c].name;
-    if (nw_is_file_name(name) && !nw_is_used(doc, name)) {
-        seen[nw_find_defn(doc, name, 0)] = 1;
-    } else {
-        nw_roots_of(doc, name, seen);
-    }
-}
-
 long nw_xref_target(const struct nw_doc *doc, const struct nw_xentry *e,
                     size_t u) {
     if (e->ndefs == 1) {
         return (long)e->defs[0];
     }
-    char *mine = nw_xcalloc(doc->n, 1), *theirs = nw_xcalloc(doc->n, 1);
-    files_of(doc, u, mine);
+    size_t nmine, ntheirs;
+    const size_t *mine = nw_chunk_roots(doc, u, &nmine);
     long target = -1;
     int found = 0;
     for (size_t k = 0; k < e->ndefs; ++k) {
-        memset(theirs, 0, doc->n);
-        files_of(doc, e->defs[k], theirs);
+        const size_t *theirs = nw_chunk_roots(doc, e->defs[k], &ntheirs);
         int shared = 0;
-        for (size_t i = 0; i < doc->n && !shared; ++i) {
-            shared = mine[i] == 1 && theirs[i] == 1;
+        /* Both lists are in the chapter's order. */
+        size_t i = 0, j = 0;
+        while (i < nmine && j < ntheirs && !shared) {
+            if (mine[i] == theirs[j]) {
+                shared = 1;
+            } else if (mine[i] < theirs[j]) {
+                ++i;
+            } else {
+                ++j;
+            }
         }
         if (shared) {
             target = (long)e->defs[k];
             ++found;
         }
     }
-    free(mine);
-    free(theirs);
     return found == 1 ? target : -1;
 }

@@ -350,4 +350,28 @@ if grep -q '"u": "whole.html' "$gen/whole.js" || ! grep -q '"u": "searched.html#
 else
     pass "search-index leaves out a page marked noindex, and only that"
 fi
+# nwsplit.awk gives noweb's nt, for each root, only the chunks the root
+# reaches: what nt writes from it must be what it writes from the whole
+# pipeline, byte for byte, #line directives included, on the chapters that
+# try the tangle hardest (tests/fixtures/tangle.nw: references in
+# references, indents, two on a line; the fixture book: a header, a figure).
+NT=${NOWEB_LIB:-/usr/lib/noweb}/nt
+differ=
+for nw in tests/fixtures/tangle.nw tests/fixtures/book/chapters/*.nw; do
+    ch=$(basename "$nw" .nw)
+    "$MARKUP" "$nw" >"$gen/$ch.pipe"
+    "$asan/chapter-meta" <"$gen/$ch.pipe" | awk -F'\t' '$1 == "root" { print $2 }' >"$gen/$ch.roots"
+    mkdir -p "$gen/split-$ch"
+    awk -v dir="$gen/split-$ch" -f tools/book/nwsplit.awk "$gen/$ch.roots" "$gen/$ch.pipe"
+    while read -r r; do
+        cmp -s <("$NT" -t -L -R"$r" <"$gen/$ch.pipe") <("$NT" -t -L -R"$r" <"$gen/split-$ch/$r") &&
+            cmp -s <("$NT" -R"$r" <"$gen/$ch.pipe") <("$NT" -R"$r" <"$gen/split-$ch/$r") ||
+            differ+=" $ch:$r"
+    done <"$gen/$ch.roots"
+done
+if [ -n "$differ" ]; then
+    fail "nwsplit: each root's own pipeline tangles as the whole one does" "differs for$differ"
+else
+    pass "nwsplit: each root's own pipeline tangles as the whole one does ($(cat "$gen"/*.roots | wc -l) roots, plain and with #line)"
+fi
 exit $failed

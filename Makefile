@@ -358,14 +358,18 @@ $(B)/snippets.tsv: $(B)/stamp/snippets ;
 
 # make cite LABEL=blelloch-sweeps: where a label lives. It only reads, and
 # so takes no lock: it never waits for a make or a check in the tree.
+# The label reaches the recipe through the environment, never as shell
+# text: make cite LABEL="it's" is a label the book does not have, not a
+# broken command.
 cite: private SHELL := /bin/bash
+cite: export CITE_LABEL = $(value LABEL)
 cite: $(B)/snippets.tsv
-	@awk -F'\t' -v l='$(LABEL)' '$$1 == l { found = 1; \
+	@awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] { found = 1; \
 	  printf "%s\n  chapter  chapters/%s.nw\n  url      $(B)/html/%s\n  file     $(B)/src/%s, lines %s-%s\n", \
 	    $$1, $$2, $$6, $$3, $$4, $$5 } END { exit !found }' $< || \
-	awk -F'\t' -v l='$(LABEL)' '$$1 == l && NF == 3 { found = 1; \
+	awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] && NF == 3 { found = 1; \
 	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
-	{ echo "make cite: no label '$(LABEL)' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
+	{ echo "make cite: no label '$${CITE_LABEL}' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
 
 # --- Compile ---------------------------------------------------------------
 # tools/compile.mk holds the one compile line; the book prints the same.
@@ -792,6 +796,11 @@ $(B)/values/%.tsv: evidence/%.txt evidence/$$(*D).expect $(TCHECK)
 PROG ?=
 OUTPUT ?=
 SELECTED = $(if $(strip $(PROG)),$(PROG),$(PROGRAMS))
+# PROG= names programs of the book, runs or profiles, and nothing else: the
+# recipes put it on their command lines.
+ifneq ($(strip $(filter-out $(COMPILED) $(RUNS) $(PROFILES),$(value PROG))),)
+$(error PROG=$(value PROG): not a program of the book, a run or a profile; they are $(COMPILED) $(RUNS) $(PROFILES))
+endif
 # Each program's compile line, as the transcript header records it.
 env-name = $(subst -,_,$(subst .,_,$(1)))
 # A profile's is its program's, the code that ncu measured, and a run's
@@ -852,10 +861,11 @@ compare: programs $(TCHECK) $(GPUINFO) $(claims) $(VALUES) $(LINES)
 	$(yours-claims); exit $$rc
 # make verify PROG=scan_2 OUTPUT=run.txt: an output saved elsewhere, and the
 # claims on it.
+verify: export VERIFY_OUTPUT = $(value OUTPUT)
 verify: $(TCHECK) $(claims) $(VALUES) $(LINES)
-	@test -n "$(PROG)" -a -n "$(OUTPUT)" || \
+	@test -n "$(PROG)" -a -n "$$VERIFY_OUTPUT" || \
 	  { echo "usage: make verify PROG=name OUTPUT=file" >&2; exit 2; }
-	@rm -rf $(B)/yours; rc=0; YOURS=$(B)/yours $(PROGCHECK) verify '$(PROG)' '$(OUTPUT)' || rc=$$?; \
+	@rm -rf $(B)/yours; rc=0; YOURS=$(B)/yours $(PROGCHECK) verify '$(PROG)' "$$VERIFY_OUTPUT" || rc=$$?; \
 	$(yours-claims); exit $$rc
 # make fingerprint PROG=scan_2: the fingerprint a record of it writes now
 # (README, "Fingerprints"), of the code in $(B)/src, or in SRC=DIR (a tree

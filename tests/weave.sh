@@ -222,6 +222,24 @@ fi
 : >"$tmp/cited"
 wait "$slow"
 
+# What the command line names reaches no shell as text: a label with a
+# quote and a command is one the book does not have, and a PROG that is
+# not a program of the book stops make before any recipe runs.
+if ! make -s -C "$tmp/book" CHAPTERS="escape one" cite LABEL="it's; touch PWNED-cite" >"$tmp/out" 2>&1 &&
+   grep -qF "make cite: no label 'it's; touch PWNED-cite' in the book" "$tmp/out" &&
+   [ ! -e "$tmp/book/PWNED-cite" ] && [ ! -e PWNED-cite ]; then
+    pass "make cite takes a label with a quote as a label, not as shell text"
+else
+    fail "make cite takes a label with a quote as a label, not as shell text" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+if ! make -s -C "$tmp/book" CHAPTERS="escape one" record PROG="one; touch PWNED-prog" >"$tmp/out" 2>&1 &&
+   grep -qF "PROG=one; touch PWNED-prog: not a program of the book" "$tmp/out" &&
+   [ ! -e "$tmp/book/PWNED-prog" ]; then
+    pass "make record refuses a PROG that is not a program of the book, running nothing"
+else
+    fail "make record refuses a PROG that is not a program of the book, running nothing" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+
 # A chapter that quotes recorded values: its page follows the values files
 # through make, and carries the classes of quotes and claims (the contract
 # below wants them on a page).

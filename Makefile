@@ -911,9 +911,12 @@ BUNDLED_TOOLS := tools/evidence/tcheck.c tools/evidence/gpuinfo.c tools/evidence
 dist: $(DIST).tar.gz
 # The programs' files only: the figures are drawn here, not there.
 BUNDLED_ROOTS = $(filter-out fig-%.cpp,$(ROOTS))
+# The evidence it carries, as prerequisites: only files of names the book
+# takes (one with a blank would be two words here); $(B)/stamp/names
+# refuses the others, each by name.
 $(DIST).tar.gz: $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) tools/evidence/bundle.mk tools/compile.mk \
-                $(BUNDLED_TOOLS) $(wildcard evidence/*.expect evidence/*.ncu evidence/*.run evidence/*/*.txt) \
-                $(B)/stamp/names FORCE
+                $(BUNDLED_TOOLS) $(foreach x,.expect .ncu .run,$(call named-ok,$(wildcard evidence/*$(x)),$(x))) \
+                $(foreach p,$(PROGRAMS),$(call transcripts,$(p))) $(B)/stamp/names FORCE
 	$(call say,DIST,$@)
 	$(Q)$(TRAP)rm -rf $(DIST) && mkdir -p $(DIST)/src $(DIST)/tools && \
 	cp $(addprefix $(B)/src/,$(BUNDLED_ROOTS)) $(DIST)/src/ && \

@@ -327,9 +327,9 @@ bad_run "saved with a Windows line end" runs_crlf.run "$(printf 'runs --twice\r'
     'the line ends in a carriage return (CRLF, a Windows line end); save it with LF alone'
 # A name the evidence gives a file reaches no shell: a transcript or a run
 # named as a command stops the build with one line, and runs nothing.
-bad_name() { # NAME FILE WANT
+bad_name() { # NAME FILE WANT [TARGET]: html, or TARGET
     cp "$tmp/book/evidence/runs/alpha-gpu.txt" "$tmp/book/evidence/$2"
-    expect_error "make rejects $1" "evidence/$2:1: $3" CHAPTERS="$book" html
+    expect_error "make${4:+ $4} rejects $1" "evidence/$2:1: $3" CHAPTERS="$book" "${4:-html}"
     rm -f "$tmp/book/evidence/$2"
     if [ -n "$(find "$tmp/book" -name 'PWNED*')" ]; then
         fail "make runs no command that $1 names" "a file PWNED appeared"
@@ -344,6 +344,8 @@ bad_name "a transcript named with a ;" 'runs/a;touch PWNED;b.txt' \
     'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)'
 bad_name "a transcript named with a blank" 'runs/alpha gpu.txt' \
     'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)'
+bad_name "a transcript named with a blank" 'runs/alpha gpu.txt' \
+    'a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)' dist
 bad_name "a run named \$(...)" '$(touch PWNED).run' \
     '"$(touch PWNED)" is not a run'"'"'s name: lowercase letters, digits and _'
 # A transcript that is not UTF-8 text of whole lines (a stray byte, a file

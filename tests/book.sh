@@ -239,6 +239,34 @@ else
     fi
 fi
 
+# Code a chapter carries as a copy of another's (chapters/copies.tsv): every
+# line of the copy, as tangled, is a line of the original's file as it is
+# now, indentation aside. Once a chapter a line, for the chapters checked.
+NT=${NOWEB_LIB:-/usr/lib/noweb}/nt
+while IFS=$'\t' read -r ch chunk file; do
+    case $ch in '' | '#'*) continue ;; esac
+    [[ " ${chapters[*]} " == *" $ch "* ]] || continue
+    name="the copy in $ch of code from $file is the same code"
+    where=chapters/$ch.nw:$(grep -nxF -- "<<$chunk>>=" "chapters/$ch.nw" | head -n 1 | cut -d: -f1)
+    if [[ ! $file =~ ^[A-Za-z0-9_-]+\.[a-z]+$ ]] || [ ! -f "$B/src/$file" ]; then
+        fail "$name" "chapters/copies.tsv names $file, which the book does not tangle"
+        continue
+    fi
+    "$NT" -R"$chunk" <"$B/meta/$ch.nwpipe" >"$tmp/copy" 2>"$tmp/copy.err" || :
+    if [ ! -s "$tmp/copy" ]; then
+        fail "$name" "$where: no chunk <<$chunk>> to compare: $(head -n 1 "$tmp/copy.err")"
+        continue
+    fi
+    stray=$(awk 'NR == FNR { sub(/^[ \t]+/, ""); have[$0] = 1; next }
+                 { line = $0; sub(/^[ \t]+/, "", line) }
+                 line != "" && !(line in have) { print FNR ": " line; exit }' "$B/src/$file" "$tmp/copy")
+    if [ -n "$stray" ]; then
+        fail "$name" "$where: line ${stray%%: *} of <<$chunk>> is in no line of $file: ${stray#*: }; copy it again from there"
+    else
+        pass "$name ($(grep -c . "$tmp/copy") lines of <<$chunk>>)"
+    fi
+done <chapters/copies.tsv
+
 # The chapters' claims, on the values recorded for the book.
 lines=()
 for ch in "${chapters[@]}"; do lines+=("$B/meta/$ch.lines"); done

@@ -14,7 +14,7 @@
 # order, each with its files, programs, runs, profiles, figures and labels
 # renamed (scan_2.cu becomes scan_2_c2.cu, blelloch-sweeps
 # blelloch-sweeps-c2) and its evidence copied under the new names, built
-# for the GPU its original is (ARCH.PROG in tools/compile.mk), and its
+# as its original is (ARCH.PROG and LIBS.PROG in tools/compile.mk), and its
 # transcripts given the fingerprint of the copy's code, which is the
 # original's renamed; a copy cites the original's chapters as the original
 # does. To weave without
@@ -48,8 +48,9 @@ copy_chapter() {
                   # (<cub/device/device_scan.cuh> is not the program).
                   printf 's/(?<![\\w\/])%s(?!\\w)/%s%s/g\ns/(?<![\\w\/])%s_ncu(?!\\w)/%s%s_ncu/g\n' \
                       "$p" "$p" "$s" "$p" "$p" "$s" >>"$sed"
-                  # Built for the GPU its original is (ARCH.PROG).
-                  sed -n "s/^ARCH\.$p = /ARCH.$p$s = /p" tools/compile.mk >>"$dir/tools/compile.mk"
+                  # Built as its original is: for its GPU, with its
+                  # libraries (ARCH.PROG, LIBS.PROG).
+                  sed -n "s/^\(ARCH\|LIBS\)\.$p = /\1.$p$s = /p" tools/compile.mk >>"$dir/tools/compile.mk"
                   for r in evidence/*.run; do
                       [ "$(awk '{ print $1; exit }' "$r")" = "$p" ] || continue
                       r=$(basename "$r" .run)

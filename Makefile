@@ -221,6 +221,26 @@ runs-of = $(foreach p,$(1),$(foreach r,$(RUNS),$(if $(filter $(p),$(call run-pro
 # yet fails no lint.
 PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES) $(RUNS),$(if $(wildcard evidence/$(p)/),$(p))))
 
+# Where build/html is published: BASE_URL=https://example.org/book (one
+# setting, empty by default). With it, make cite prints each label's full
+# address, the notebooks link to the pages there, and every page names its
+# canonical address; without it, the book is local and says so. It is a
+# URL of http or https, of letters, digits and - . _ ~ : / %, without a
+# trailing /. $(B)/base-url holds it as last built, so that the pages and
+# notebooks follow a change.
+BASE_URL ?=
+URL_CHARS := $(PROG_CHARS) . ~ : / %
+BASE := $(patsubst %/,%,$(strip $(value BASE_URL)))
+ifneq ($(BASE),)
+ifneq ($(or $(call without,$(BASE),$(URL_CHARS)),$(if $(filter http://% https://%,$(BASE)),,x)),)
+$(error BASE_URL=$(BASE): want an http or https address of letters, digits and - . _ ~ : / %, such as https://example.org/book)
+endif
+endif
+BASE_FILE := $(B)/base-url
+$(eval $(BASE_FILE): $(if $(call same,$(strip $(file <$(BASE_FILE))),$(BASE)),,FORCE))
+$(BASE_FILE): | $(B)/stamp
+	$(Q)$(TRAP)printf '%s\n' '$(BASE)' > $@.tmp && mv -f $@.tmp $@
+
 # The values the prose quotes, [[=spmv.warp_ms]], and that its claims are
 # held to, build/values/PROG/GPU.tsv (tools/lib/quote.h reads them): the
 # named holes of every transcript of a program, a profile or a run
@@ -363,10 +383,13 @@ $(B)/snippets.tsv: $(B)/stamp/snippets ;
 # broken command.
 cite: private SHELL := /bin/bash
 cite: export CITE_LABEL = $(value LABEL)
+cite: export CITE_BASE = $(BASE)
 cite: $(B)/snippets.tsv
 	@awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] { found = 1; \
-	  printf "%s\n  chapter  chapters/%s.nw\n  url      $(B)/html/%s\n  file     $(B)/src/%s, lines %s-%s\n", \
-	    $$1, $$2, $$6, $$3, $$4, $$5 } END { exit !found }' $< || \
+	  url = ENVIRON["CITE_BASE"] != "" ? ENVIRON["CITE_BASE"] "/" $$6 : \
+	    "$(B)/html/" $$6 " (local: BASE_URL= says where build/html is published)"; \
+	  printf "%s\n  chapter  chapters/%s.nw\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n", \
+	    $$1, $$2, url, $$3, $$4, $$5 } END { exit !found }' $< || \
 	awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] && NF == 3 { found = 1; \
 	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
 	{ echo "make cite: no label '$${CITE_LABEL}' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
@@ -648,8 +671,12 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
   $(if $(filter $(HIGHLIGHTED_APART),$@),--no-highlight \
     --variable highlighting-css="$$(cat $(B)/md/highlighting.css)",--highlight-style pygments \
     --syntax-definition styles/cuda.xml) \
-  --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page)
+  --shift-heading-level-by=-1 $(if $(filter $(B)/html/index.html,$@),--metadata front-page) \
+  $(if $(BASE),--variable canonical='$(BASE)/$(notdir $@)')
 $(HIGHLIGHTED_APART): $(B)/md/highlighting.css
+# Every page names its address where the book has one.
+$(PAGES) $(B)/html/book.html $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html \
+  $(B)/html/identifiers.html: $(BASE_FILE)
 # The pages pandoc highlights read the CUDA definition; a chapter's page
 # reads it through its NAME.code.html.
 $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: styles/cuda.xml
@@ -754,8 +781,9 @@ NB_SETUP := tools/book/notebook-setup.py
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(notebook-md) tools/compile.mk \
                  $(NB_SETUP) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p.run) $$(call transcripts,$$p)) \
-                 $$(QUOTED) | $(B)/stamp/names $(B)/md
+                 $$(QUOTED) $(BASE_FILE) | $(B)/stamp/names $(B)/md
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values -s $(NB_SETUP) -l $(REGISTRY) $(addprefix -m ,$(META)) \
+	  $(if $(BASE),-b '$(BASE)/') \
 	  $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(call transcripts,$(p)) -- \
@@ -951,7 +979,7 @@ check:
 	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(claims) $(if $(HAVE_NVCC),$(GPUINFO)) \
 	  $(B)/compile-lines
 	+$(Q)$(MAKE) --no-print-directory --output-sync=target -f tests/check.mk \
-	  B=$(B) NVCC='$(HAVE_NVCC)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' \
+	  B=$(B) NVCC='$(HAVE_NVCC)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' BASE_URL='$(BASE)' \
 	  PROGRAMS='$(CHECKED_PROGRAMS)' BOOK_PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' RUNS='$(RUNS)' \
 	  FITS='$(call fits,$(CHECKED_COMPILED))' NOFIT='$(filter-out $(call fits,$(CHECKED_COMPILED)),$(CHECKED_COMPILED))'
 

@@ -16,7 +16,7 @@ SHELL := /bin/bash
 .SUFFIXES:
 B ?= build
 # What the Makefile's check target says of the book, for the groups.
-export B NVCC CHAPTERS BOOK_CHAPTERS CHECK_CHAPTER PROGRAMS BOOK_PROGRAMS PROFILES RUNS FITS NOFIT
+export B NVCC CHAPTERS BOOK_CHAPTERS CHECK_CHAPTER PROGRAMS BOOK_PROGRAMS PROFILES RUNS FITS NOFIT BASE_URL
 LOG := $(B)/check
 
 # The slowest first, so that -j2 ends the two queues together.

@@ -222,6 +222,41 @@ fi
 : >"$tmp/cited"
 wait "$slow"
 
+# BASE_URL, where the book is published: every page names its address,
+# the notebooks link to the pages there, and make cite prints the label's
+# full address; unset again, the pages and notebooks are as they were
+# before, byte for byte, and make cite says the address is local.
+html_sums() { (cd "$tmp/book/build" && md5sum html/*.html notebooks/*.ipynb | sort); }
+make -s -C "$tmp/book" CHAPTERS="escape one" html notebooks >/dev/null 2>&1
+unset_sums=$(html_sums)
+base=https://example.org/cuda-book
+if make -s -C "$tmp/book" CHAPTERS="escape one" BASE_URL="$base/" html notebooks >"$tmp/out" 2>&1 &&
+   grep -qF "<link rel=\"canonical\" href=\"$base/one.html\">" "$tmp/book/build/html/one.html" &&
+   grep -qF "<link rel=\"canonical\" href=\"$base/index.html\">" "$tmp/book/build/html/index.html" &&
+   grep -qF "]($base/one.html#" "$tmp/book/build/notebooks/one.ipynb" &&
+   ! grep -qF '](../one.html#' "$tmp/book/build/notebooks/one.ipynb" &&
+   make -s -C "$tmp/book" CHAPTERS="escape one" BASE_URL="$base" cite LABEL=renamed-label 2>&1 |
+       grep -qxF "  url      $base/one.html#renamed-label"; then
+    pass "BASE_URL: every page names its address, the notebooks link there, make cite prints it"
+else
+    fail "BASE_URL: every page names its address, the notebooks link there, make cite prints it" \
+        "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+make -s -C "$tmp/book" CHAPTERS="escape one" html notebooks >/dev/null 2>&1
+if [ "$(html_sums)" = "$unset_sums" ] &&
+   make -s -C "$tmp/book" CHAPTERS="escape one" cite LABEL=renamed-label 2>&1 | grep -q '(local: BASE_URL= says'; then
+    pass "BASE_URL unset: the pages and notebooks as before, byte for byte, and make cite says local"
+else
+    fail "BASE_URL unset: the pages and notebooks as before, byte for byte, and make cite says local" \
+        "$(diff <(echo "$unset_sums") <(html_sums) | head -3 | tr '\n' ' ')"
+fi
+if ! make -s -C "$tmp/book" CHAPTERS="escape one" BASE_URL="javascript:alert(1)" html >"$tmp/out" 2>&1 &&
+   grep -qF 'BASE_URL=javascript:alert(1): want an http or https address' "$tmp/out"; then
+    pass "BASE_URL that is no http or https address is refused in one line"
+else
+    fail "BASE_URL that is no http or https address is refused in one line" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+fi
+
 # What the command line names reaches no shell as text: a label with a
 # quote and a command is one the book does not have, and a PROG that is
 # not a program of the book stops make before any recipe runs.

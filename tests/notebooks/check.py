@@ -164,10 +164,13 @@ def page_cites(build, chapter):
     text = open(os.path.join(build, "html", chapter + ".html"), encoding="utf-8").read()
     text = re.sub(r'<p class="retired".*?</p>', "", text, flags=re.S)
     hrefs = [html.unescape(h) for h in re.findall(r'<a class="chunk-cite" href="([^"]*)"', text)]
-    return ["../" + (chapter + ".html" + h if h.startswith("#") else h) for h in hrefs]
+    return [BASE + (chapter + ".html" + h if h.startswith("#") else h) for h in hrefs]
 
 
-LINK = re.compile(r"\]\((\.\./[^)#\s]+\.html#[^)\s]+)\)")
+# Where the notebook's links lead: "../" beside the pages, or the book's
+# published address (make's BASE_URL, which make check passes on).
+BASE = (os.environ.get("BASE_URL", "").rstrip("/") + "/") if os.environ.get("BASE_URL") else "../"
+LINK = re.compile(r"\]\((" + re.escape(BASE) + r"[^)#\s]+\.html#[^)\s]+)\)")
 
 
 def follows_chapter(build, chapter, nb):
@@ -190,9 +193,9 @@ def follows_chapter(build, chapter, nb):
             last = before.source.rstrip("\n").rsplit("\n\n", 1)[-1] \
                 if before is not None and before.cell_type == "markdown" else ""
             link = LINK.findall(last)
-            if want and link[-1:] != [f"../{chapter}.html#{want[2]}"]:
+            if want and link[-1:] != [f"{BASE}{chapter}.html#{want[2]}"]:
                 problems.append(f"the cell of <<{h[0]}>> piece {h[1]} is not after a "
-                                f"link to ../{chapter}.html#{want[2]}")
+                                f"link to {BASE}{chapter}.html#{want[2]}")
         if c.cell_type == "markdown":
             links = LINK.findall(c.source)
             nxt = nb.cells[k + 1] if k + 1 < len(nb.cells) else None
@@ -201,7 +204,7 @@ def follows_chapter(build, chapter, nb):
                     if "\n\n" in c.source.rstrip("\n") else []
             cites += links
             for href in LINK.findall(c.source):
-                page, _, anchor = href[3:].partition("#")
+                page, _, anchor = href[len(BASE):].partition("#")
                 if anchor not in page_ids(build, page):
                     problems.append(f"the link {href} leads to no anchor of {build}/html/{page}")
     if heads != [p[:2] for p in pieces]:

@@ -2,7 +2,7 @@
  * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
  *
  * Usage: notebook-md [-t TCHECK.c] [-V VALUES] [-s SETUP.py] [-l REGISTRY]
- *                   [-m META]... PIPE
+ *                   [-m META]... [-b BASE] PIPE
  *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --
  *                    [-r RUN 'ARGS' [EXPECT] [TRANSCRIPT...] --]...]...
  *
@@ -40,7 +40,9 @@
  * (nw_cite_href): a chunk of this chapter, or a label of the chapters whose
  * META files -m gives, or of the registry -l gives. Links are relative to
  * the notebook as the book publishes it, html/notebooks/NAME.ipynb beside
- * html/NAME.html: ../NAME.html#ANCHOR.
+ * html/NAME.html: ../NAME.html#ANCHOR; with -b BASE (the book's published
+ * address, ending in a slash), BASENAME.html#ANCHOR, so that a notebook
+ * opened on its own, in Colab, still leads to the book.
  * A quote of the prose, [[=EXPR]], is its value as plain text, from the
  * values files VALUES/PROG/GPU.tsv as the page has it (quote.h); a claim,
  * [[?...]], is left out.
@@ -127,13 +129,18 @@ struct quoting {
     int errors;
 };
 
-/* The link to a piece of a chunk on its page, relative to the notebook as
- * the book publishes it, html/notebooks/NAME.ipynb beside html/NAME.html. */
+/* Where the links to the pages lead: "../", relative to the notebook as
+ * the book publishes it, html/notebooks/NAME.ipynb beside html/NAME.html;
+ * with -b BASE, the book's published address, BASE ending in a slash, so
+ * that a notebook opened on its own (in Colab) links to the book. */
+static const char *book_base = "../";
+
+/* The link to a piece of a chunk on its page. */
 static void chunk_href(struct nw_buf *out, const char *chapter,
                        const char *name, int piece) {
     char anchor[NW_ANCHOR_MAX];
     nw_anchor(name, piece, anchor, sizeof anchor);
-    nw_buf_puts(out, "../");
+    nw_buf_puts(out, book_base);
     nw_buf_puts(out, chapter);
     nw_buf_puts(out, ".html#");
     nw_buf_puts(out, anchor);
@@ -162,7 +169,7 @@ static void cite_link(struct quoting *qs, const char *name, long line,
         return;
     }
     struct nw_buf h = {NULL, 0, 0};
-    nw_buf_puts(&h, "../");
+    nw_buf_puts(&h, book_base);
     if (href[0] == '#') {
         nw_buf_puts(&h, qs->chapter);
         nw_buf_puts(&h, ".html");
@@ -859,10 +866,11 @@ struct options {
 static int read_options(int argc, char **argv, struct options *o) {
     int i = 1;
     for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] != '\0' &&
-           argv[i][2] == '\0' && strchr("tVslm", argv[i][1]) != NULL;
+           argv[i][2] == '\0' && strchr("tVslmb", argv[i][1]) != NULL;
          i += 2) {
         const char *v = argv[i + 1];
         switch (argv[i][1]) {
+            case 'b': book_base = v; break;
             case 't': o->tcheck = v; break;
             case 'V': o->values = v; break;
             case 's': o->setup = v; break;

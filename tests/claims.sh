@@ -184,6 +184,11 @@ rm yours/quotes.tsv
 "$tmp/claims" yours "Gamma GPU" gamma-gpu yours good quotes.lines >"$tmp/out" 2>&1
 check "claims: a run that measured no value a claim names says so in one line" \
     eval '[ "$(cat "$tmp/out")" = "No claim of the book names only values your run measured." ]'
+printf 'copy_ms\t3\tout:1\nscan_ms\t2\tout:2\n' >yours/quotes.tsv
+printf 'claim\t?quotes.copy_ms@beta-gpu > quotes.copy_ms@alpha-gpu\t3\n' >pinned.lines
+"$tmp/claims" yours "Gamma GPU" gamma-gpu yours good pinned.lines >"$tmp/out" 2>&1
+check "claims: a claim of pinned names alone is not held to the reader's run" \
+    eval '[ "$(cat "$tmp/out")" = "No claim of the book names only values your run measured." ]'
 
 # Mistakes, each at its .nw line: an unknown name, GPUs, a bad value.
 # quote_error NAME TEXT WANT: a chapter quoting TEXT on line 3 fails to weave

@@ -21,6 +21,7 @@ const kPhone = { width: 390, height: 844 };   // the narrowest common phone
 const kTablet = { width: 900, height: 900 };  // narrow: the contents behind a button
 const kLoadTimeout = 90000;                     // ms for one page to load (book.html, beside others, on a busy machine)
 const kMinContrast = 4.5;                       // WCAG AA, for all text alike
+const kSearchTimeout = 30000;                   // ms for search to answer (its index grows with the book)
 
 // Numbered lists that start past 1 and are known, each with the reason
 // and the change that is to remove it: pandoc starts a list wherever a
@@ -143,7 +144,9 @@ function survey(sel) {
 // over the backgrounds behind it, composed up to the page. Text that is
 // not drawn (display none, hidden, opacity 0) is left out. Returns the
 // lowest ratio and the pairs of colours under kMin, worst first.
-function contrast(kMin) {
+function contrast(arg) {
+  // kMin, or [kMin, the whole book's chapter heading selector]
+  const [kMin, wholeChapter] = Array.isArray(arg) ? arg : [arg, null];
   const parse = (c) => {
     const m = /^rgba?\(([^)]*)\)$/.exec(c);
     if (!m) return null;
@@ -195,14 +198,23 @@ function contrast(kMin) {
     }
   };
   const main = document.querySelector('main');
+  // On the whole book's page (its chapters under headings wholeChapter),
+  // what its own pages do not show: every chapter's heading, and the first
+  // chapter, to hold the page's own styles; each chapter's text is held on
+  // its own page, with the same styles.
+  const heads = wholeChapter ? [...main.querySelectorAll(wholeChapter)] : [];
+  const inScope = heads.length < 2 ? () => true : (el) =>
+    heads.some((h) => h === el || h.contains(el)) ||
+    !(heads[1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
   const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     if (!n.data.trim()) continue;
     const el = n.parentElement;
-    if (!el.getClientRects().length) continue;
+    if (!inScope(el) || !el.getClientRects().length) continue;
     check(el, getComputedStyle(el), n.data);
   }
   for (const el of main.querySelectorAll('*')) {
+    if (!inScope(el)) continue;
     for (const pseudo of ['::before', '::after']) {
       const cs = getComputedStyle(el, pseudo);
       if (cs.content === 'none' || cs.content === 'normal' || cs.content === '""') continue;
@@ -326,7 +338,7 @@ async function main() {
   // included, at least kMinContrast.
   async function checkContrast(page, file, theme) {
     const name = `browser: contrast on ${file} (${theme})`;
-    const c = await page.evaluate(contrast, kMinContrast);
+    const c = await page.evaluate(contrast, [kMinContrast, sel.wholeBookChapter]);
     if (c.low.length) fail(name, `${c.low.length} pairs under ${kMinContrast}:1: ${c.low.slice(0, 4).join('; ')}`);
     else pass(`${name}: ${c.count} pieces of text, the lowest ${c.lowest.toFixed(2)}:1`);
   }
@@ -745,7 +757,7 @@ async function main() {
       const name = 'browser: search finds a chunk';
       try {
         await page.fill(searchBox, 'blelloch sweeps');
-        await page.waitForSelector(resultLinks, { timeout: 5000 });
+        await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
         const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
         await page.screenshot({ path: path.join(shotDir, 'search-desktop.png') });
         const first = new URL(results[0]);
@@ -768,7 +780,7 @@ async function main() {
         await page.click(`label${sel.navButton}`);
         const after = await page.isVisible(sel.bookNav);
         await page.fill(searchBox, 'cudaMemPrefetchAsync');
-        await page.waitForSelector(resultLinks, { timeout: 5000 });
+        await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
         await page.screenshot({ path: path.join(shotDir, 'search-phone.png') });
         if (before || !after) fail(name, before ? 'shown before the button is pressed' : 'not shown after');
         else if (problems.length) fail(name, problems[0]);
@@ -847,7 +859,7 @@ async function main() {
     async function searchAll(page, q) {
       await page.fill(searchBox, '');
       await page.fill(searchBox, q);
-      await page.waitForFunction((st) => document.querySelector(st).textContent !== '', '#search-status', { timeout: 5000 });
+      await page.waitForFunction((st) => document.querySelector(st).textContent !== '', '#search-status', { timeout: kSearchTimeout });
       const more = page.locator(`${sel.searchResults} ${sel.searchMore}`);
       if (await more.count()) await more.click();
       return page.evaluate(([links, results]) => ({
@@ -950,7 +962,7 @@ async function main() {
         }
         await page.keyboard.type('scan');
         if ((await page.inputValue(searchBox)) !== 'scan') why.push(`typing "scan" in the box gave "${await page.inputValue(searchBox)}"`);
-        await page.waitForSelector(resultLinks, { timeout: 5000 });
+        await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
         const hrefs = await page.$$eval(resultLinks, (as) => as.map((a) => a.getAttribute('href')));
         await page.keyboard.press('ArrowDown');
         const first = await focused();

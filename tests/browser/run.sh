@@ -5,7 +5,9 @@
 # script error, a request that leaves the machine, a broken link or anchor,
 # a chunk reference that does not land on its chunk, a width greater than
 # the window, a box that scrolls sideways without showing it (a shade at
-# the edge, a scrollbar), text under 4.5:1 contrast in either theme, or a
+# the edge, a scrollbar), text under 4.5:1 contrast in either theme (on
+# book.html, in its chapters' headings and its first chapter: the rest is
+# each chapter's own page, checked as that page, in the same styles), or a
 # numbered list that starts past 1; the chapters, on CUDA code left
 # unhighlighted. Opening and closing the contents at 390 and 900 px must
 # keep the reader's place, and the previous and next chapter must be above

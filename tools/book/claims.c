@@ -182,16 +182,21 @@ struct tally {
     struct nw_buf failed, beside;
 };
 
-/* Do the reader's values hold every name of q that is pinned to no GPU? */
+/* Do the reader's values hold every name of q that is pinned to no GPU,
+ * and is there one? (A claim of pinned names alone is about those GPUs,
+ * whatever the reader ran.) */
 static int measured(const struct nw_quote *q, const struct nw_values *vs) {
+    int unpinned = 0;
     for (size_t i = 0; i < q->nnodes; ++i) {
         const struct nw_enode *e = &q->nodes[i];
-        if (e->op == 'v' && e->gpu == NULL &&
-            nw_values_find(vs, e->prog, e->name, kYours) == NULL) {
-            return 0;
+        if (e->op == 'v' && e->gpu == NULL) {
+            if (nw_values_find(vs, e->prog, e->name, kYours) == NULL) {
+                return 0;
+            }
+            unpinned = 1;
         }
     }
-    return 1;
+    return unpinned;
 }
 
 /* Does q name slug among its GPUs? */

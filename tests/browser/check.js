@@ -229,6 +229,23 @@ function contrast(arg) {
   };
 }
 
+// Where a link landed, in the page: the address's fragment, the top and
+// bottom of the element target, the height of the bar at the top of a
+// narrow window, and whether the target is a transcript's line (and marked
+// there) or an entry of a list.
+function landing([target, topBar]) {
+  const t = document.getElementById(target);
+  const bar = document.querySelector(topBar);
+  const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+  const r = t.getBoundingClientRect();
+  const pre = t.closest('pre');
+  return {
+    hash: decodeURIComponent(location.hash.slice(1)), top: r.top, bottom: r.bottom, barH, h: innerHeight,
+    line: !!pre && getComputedStyle(t).backgroundColor !== getComputedStyle(pre).backgroundColor,
+    entry: t.closest('li') !== null, inTranscript: !!pre,
+  };
+}
+
 // CUDA's own words in the code, and whether each is highlighted: a token
 // of its own, in a colour unlike the code around it. pandoc writes a line
 // of code as a span of the code element, and each token as a span in the
@@ -360,13 +377,7 @@ async function main() {
     await ref.scrollIntoViewIfNeeded();
     await ref.click();
     await page.waitForTimeout(100);
-    const where = await page.evaluate(([target, topBar]) => {
-      const t = document.getElementById(target);
-      const bar = document.querySelector(topBar);
-      const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
-      const r = t.getBoundingClientRect();
-      return { hash: decodeURIComponent(location.hash.slice(1)), top: r.top, barH, h: innerHeight };
-    }, [id, sel.topBar]);
+    const where = await page.evaluate(landing, [id, sel.topBar]);
     if (where.hash !== id || where.top < where.barH - 1 || where.top > where.h / 2) {
       fail(`browser: following a chunk reference on ${file} (${kind})`,
         `#${where.hash}: the chunk's top at ${Math.round(where.top)} px, the bar ${Math.round(where.barH)} px`);
@@ -399,17 +410,7 @@ async function main() {
       await page.focus(`main a${q}[href="#${id}"]`);
       await page.keyboard.press('Enter');
       await page.waitForTimeout(100);
-      const where = await page.evaluate(([target, topBar]) => {
-        const t = document.getElementById(target);
-        const bar = document.querySelector(topBar);
-        const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
-        const r = t.getBoundingClientRect();
-        return {
-          hash: decodeURIComponent(location.hash.slice(1)), top: r.top, bottom: r.bottom, barH, h: innerHeight,
-          line: !!t.closest('pre') && getComputedStyle(t).backgroundColor !== getComputedStyle(t.closest('pre')).backgroundColor,
-          entry: t.closest('li') !== null, inTranscript: !!t.closest('pre'),
-        };
-      }, [id, sel.topBar]);
+      const where = await page.evaluate(landing, [id, sel.topBar]);
       const why = [];
       if (where.hash !== id) why.push(`Enter went to #${where.hash}, not #${id}`);
       if (where.top < where.barH - 1 || where.bottom > where.h) why.push(`#${id} at ${Math.round(where.top)} px, out of view`);

@@ -132,19 +132,30 @@ static int check_record(const struct nw_values *vs, const char *file,
     return failed;
 }
 
-/* Every record of one chapter's .lines file. Returns the failures, or -1
- * where it cannot be read. */
-static int check_lines(const struct nw_values *vs, const char *path) {
+/* A chapter's .lines file, open, and its chapter's file, chapters/NAME.nw,
+ * into file (to free); NULL, said on stderr, where it cannot be read. */
+static FILE *open_lines(const char *path, struct nw_buf *file) {
     FILE *in = fopen(path, "r");
     if (in == NULL) {
         nw_error(path, 0, "cannot read");
-        return -1;
+        return NULL;
     }
     char *chapter = nw_chapter_of(path);
+    nw_buf_puts(file, "chapters/");
+    nw_buf_puts(file, chapter);
+    nw_buf_puts(file, ".nw");
+    free(chapter);
+    return in;
+}
+
+/* Every record of one chapter's .lines file. Returns the failures, or -1
+ * where it cannot be read. */
+static int check_lines(const struct nw_values *vs, const char *path) {
     struct nw_buf file = {NULL, 0, 0};
-    nw_buf_puts(&file, "chapters/");
-    nw_buf_puts(&file, chapter);
-    nw_buf_puts(&file, ".nw");
+    FILE *in = open_lines(path, &file);
+    if (in == NULL) {
+        return -1;
+    }
     char *line = NULL;
     size_t cap = 0;
     int failed = 0;
@@ -157,7 +168,6 @@ static int check_lines(const struct nw_values *vs, const char *path) {
     }
     free(line);
     free(file.s);
-    free(chapter);
     fclose(in);
     return failed;
 }
@@ -275,16 +285,11 @@ static void yours_claim(const struct nw_values *vs, const char *slug,
  * -1 where its .lines cannot be read. */
 static int yours_lines(const struct nw_values *vs, const char *gpu,
                        const char *slug, const char *path, int *said_any) {
-    FILE *in = fopen(path, "r");
+    struct nw_buf file = {NULL, 0, 0};
+    FILE *in = open_lines(path, &file);
     if (in == NULL) {
-        nw_error(path, 0, "cannot read");
         return -1;
     }
-    char *chapter = nw_chapter_of(path);
-    struct nw_buf file = {NULL, 0, 0};
-    nw_buf_puts(&file, "chapters/");
-    nw_buf_puts(&file, chapter);
-    nw_buf_puts(&file, ".nw");
     struct tally t;
     memset(&t, 0, sizeof t);
     char *line = NULL;
@@ -336,7 +341,6 @@ static int yours_lines(const struct nw_values *vs, const char *gpu,
     free(t.beside.s);
     free(line);
     free(file.s);
-    free(chapter);
     fclose(in);
     return status;
 }

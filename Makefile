@@ -545,8 +545,9 @@ QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE),$(wildcard $(B)/values/
 # it), so that a quoted value links to its line there. Written when it
 # changes.
 profiles-of = $(filter $(1:%=%_ncu),$(PROFILES))
-shown = $(foreach c,$(CHAPTERS),$(foreach p,$(PROGS.$(c)) $(call runs-of,$(PROGS.$(c))) \
-          $(call profiles-of,$(PROGS.$(c))),$(p) $(c)))
+# $(call shown-of,CHAPTER): what its page shows the transcripts of.
+shown-of = $(PROGS.$(1)) $(call runs-of,$(PROGS.$(1))) $(call profiles-of,$(PROGS.$(1)))
+shown = $(foreach c,$(CHAPTERS),$(foreach p,$(call shown-of,$(c)),$(p) $(c)))
 SHOWN := $(B)/values/pages.tsv
 $(eval $(SHOWN): $(if $(call same,$(strip $(file <$(SHOWN))),$(strip $(shown))),,FORCE))
 $(SHOWN): | $(B)/stamp/names
@@ -593,7 +594,6 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 # Each transcript's provenance is shown with it, and a stale one (README,
 # "Fingerprints") under a warning that says so: run-md reads the verdicts
 # of progcheck.sh fresh, $(B)/fresh/PROG.txt, and stops where one is missing.
-shown-of = $(PROGS.$(1)) $(call runs-of,$(PROGS.$(1))) $(call profiles-of,$(PROGS.$(1)))
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/compile.mk \
                   $$(foreach p,$$(call shown-of,$$*),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
                   $$(foreach p,$$(call shown-of,$$*),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \

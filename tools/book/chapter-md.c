@@ -218,19 +218,14 @@ static void number_entry(struct weave *w, const struct nw_quote *q,
     }
     const struct nw_value **v = nw_xcalloc(q->nnodes + 1, sizeof *v);
     for (size_t g = 0; g < ngpus; ++g) {
-        char why[128], err[256];
-        double l, r;
+        char sides[96], why[128];
         nw_buf_puts(b, g == 0 ? " on " : "; on ");
         nw_buf_puts(b, gpus[g]);
+        /* Six digits a side, for the reader; make check's own line
+         * (claims) gives every digit. */
         if (q->kind == NW_Q_CLAIM &&
-            nw_quote_eval(q, q->lhs, &w->values, gpus[g], &l, err, sizeof err) == 0 &&
-            nw_quote_eval(q, q->rhs, &w->values, gpus[g], &r, err, sizeof err) == 0) {
-            /* Six digits a side, for the reader; make check's own line
-             * (claims) gives every digit. */
-            char a[32], c[32];
-            nw_readable(l, a, sizeof a);
-            nw_readable(r, c, sizeof c);
-            snprintf(why, sizeof why, " (%s %s %s)", a, nw_cmp_name(q->cmp), c);
+            nw_claim_sides(q, &w->values, gpus[g], sides, sizeof sides) == 0) {
+            snprintf(why, sizeof why, " (%s)", sides);
             nw_buf_md_text(b, why, NW_MD_MARKS);
         }
         nw_buf_puts(b, ": ");

@@ -223,17 +223,12 @@ static int names_gpu(const struct nw_quote *q, const char *slug) {
  * digits a side. Returns 0, or -1 where it cannot be evaluated there. */
 static int said(const struct nw_quote *q, const struct nw_values *vs,
                 const char *gpu, int *holds, char *why, size_t size) {
-    double l, r;
-    char err[1024], a[32], b[32];
-    if (nw_quote_eval(q, q->lhs, vs, gpu, &l, err, sizeof err) != 0 ||
-        nw_quote_eval(q, q->rhs, vs, gpu, &r, err, sizeof err) != 0 ||
+    char err[1024], sides[96];
+    if (nw_claim_sides(q, vs, gpu, sides, sizeof sides) != 0 ||
         nw_claim_holds(q, vs, gpu, holds, NULL, 0, err, sizeof err) != 0) {
         return -1;
     }
-    nw_readable(l, a, sizeof a);
-    nw_readable(r, b, sizeof b);
-    snprintf(why, size, "%s %s %s is %s", a, nw_cmp_name(q->cmp), b,
-             *holds ? "true" : "false");
+    snprintf(why, size, "%s is %s", sides, *holds ? "true" : "false");
     return 0;
 }
 

@@ -686,28 +686,19 @@ static void put_piece_link(const struct nw_chapter *ch,
 /* The files the chunk at index c is tangled into, as " (in a.cu, b.cu)",
  * where the chapter tangles more than one file. */
 static void put_piece_files(const struct nw_doc *doc, size_t c) {
-    char *seen = nw_xcalloc(doc->n, 1);
     int roots = 0;
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *r = &doc->chunks[i];
         roots += r->is_code && r->piece == 1 && nw_is_file_name(r->name) &&
                  !nw_is_used(doc, r->name);
     }
-    const char *name = doc->chunks[c].name;
-    if (nw_is_file_name(name) && !nw_is_used(doc, name)) {
-        seen[nw_find_defn(doc, name, 0)] = 1;
-    } else {
-        nw_roots_of(doc, name, seen);
+    size_t n;
+    const size_t *files = nw_chunk_roots(doc, c, &n);
+    for (size_t k = 0; k < n && roots > 1; ++k) {
+        fputs(k ? ", " : " (in ", stdout);
+        nw_put_md_code(stdout, doc->chunks[files[k]].name);
     }
-    int files = 0;
-    for (size_t i = 0; i < doc->n && roots > 1; ++i) {
-        if (seen[i] == 1) {
-            fputs(files++ ? ", " : " (in ", stdout);
-            nw_put_md_code(stdout, doc->chunks[i].name);
-        }
-    }
-    fputs(files ? ")" : "", stdout);
-    free(seen);
+    fputs(n > 0 && roots > 1 ? ")" : "", stdout);
 }
 
 /* The other chapters that define d's name. */

@@ -3042,6 +3042,19 @@ static void put_quotes(const struct pat *pt, struct str line, const char *path,
     free(cap);
 }
 
+/* The named holes of every line of text (from path) that the alignment
+ * matched to its expectation line. */
+static void put_matched_quotes(const struct pat *pats,
+                               const struct alignment *al,
+                               const struct text *text, const char *path) {
+    for (size_t k = 0; k < al->n; k++) {
+        const struct edit *d = &al->ed[k];
+        if (d->op == '=' && pats[d->a].nholes) {
+            put_quotes(&pats[d->a], text->line[d->b], path, text->first + d->b);
+        }
+    }
+}
+
 /* tcheck quotes -o EXPECT OUTPUT: the same of a program's bare output (a
  * reader's run, no header): the named holes of every line that matches
  * its expectation, FILE:LINE being the output's. Fails (having printed
@@ -3058,13 +3071,7 @@ static int quotes_of_output(const char *expect, const char *output) {
     struct alignment al;
     align(pr.pats, pr.e.nlines, &pr.o, &al);
     int rc = count_differences(&al) ? kFail : kPass;
-    for (size_t k = 0; k < al.n; k++) {
-        const struct edit *d = &al.ed[k];
-        if (d->op == '=' && pr.pats[d->a].nholes) {
-            put_quotes(&pr.pats[d->a], pr.o.line[d->b], output,
-                       pr.o.first + d->b);
-        }
-    }
+    put_matched_quotes(pr.pats, &al, &pr.o, output);
     free_align(&al);
     free_pair(&pr);
     return rc;
@@ -3103,12 +3110,8 @@ static int cmd_quotes(int argc, char **argv) {
     if (duplicate_names(&e, pats, stderr)) {
         rc = kBad;
     }
-    for (size_t k = 0; k < al.n && rc == kPass; k++) {
-        const struct edit *d = &al.ed[k];
-        if (d->op == '=' && pats[d->a].nholes) {
-            put_quotes(&pats[d->a], tr.body.line[d->b], argv[1],
-                       tr.body.first + d->b);
-        }
+    if (rc == kPass) {
+        put_matched_quotes(pats, &al, &tr.body, argv[1]);
     }
     free_align(&al);
     free_pats(pats, e.nlines);

@@ -345,7 +345,7 @@ void nw_free(struct nw_doc *doc) {
 }
 
 long nw_find_defn(const struct nw_doc *doc, const char *name, size_t from) {
-    if (from == 0 && doc->index != NULL) {
+    if (from == 0) {
         const struct nw_name *e = name_slot(doc->index, name, 0);
         return e != NULL ? e->first : -1;
     }
@@ -380,16 +380,8 @@ int nw_chunk_uses(const struct nw_chunk *c, const char *name) {
 }
 
 int nw_is_used(const struct nw_doc *doc, const char *name) {
-    if (doc->index != NULL) {
-        const struct nw_name *e = name_slot(doc->index, name, 0);
-        return e != NULL && e->nusers > 0;
-    }
-    for (size_t i = 0; i < doc->n; ++i) {
-        if (nw_chunk_uses(&doc->chunks[i], name)) {
-            return 1;
-        }
-    }
-    return 0;
+    const struct nw_name *e = name_slot(doc->index, name, 0);
+    return e != NULL && e->nusers > 0;
 }
 
 static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
@@ -397,15 +389,9 @@ static void roots_of(const struct nw_doc *doc, const char *name, char *seen,
     if (depth > 64) {
         return; /* a cycle; chapter-meta reports it */
     }
-    /* The chunks that use name: from the index, else every chunk. */
-    const struct nw_name *e =
-        doc->index != NULL ? name_slot(doc->index, name, 0) : NULL;
-    size_t n = doc->index != NULL ? (e != NULL ? e->nusers : 0) : doc->n;
-    for (size_t k = 0; k < n; ++k) {
-        const struct nw_chunk *u = &doc->chunks[e != NULL ? e->users[k] : k];
-        if (u->name == NULL || (e == NULL && !nw_chunk_uses(u, name))) {
-            continue;
-        }
+    const struct nw_name *e = name_slot(doc->index, name, 0);
+    for (size_t k = 0; e != NULL && k < e->nusers; ++k) {
+        const struct nw_chunk *u = &doc->chunks[e->users[k]];
         long first = nw_find_defn(doc, u->name, 0);
         if (first < 0 || seen[first]) {
             continue;

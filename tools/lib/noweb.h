@@ -61,8 +61,9 @@ struct nw_doc {
     struct nw_chunk *chunks;
     size_t n, cap;
     long lines;  /* number of source lines read */
-    struct nw_index *index; /* built by nw_read: the lookups below are by
-                               name, not by a walk of every chunk */
+    struct nw_index *index; /* built by nw_read, which every doc comes
+                               from: the lookups below are by name, not by
+                               a walk of every chunk */
 };
 
 /* Reads a whole pipeline. Returns 0, or -1 with a one-line message (no

@@ -265,20 +265,19 @@ static int read_pages(struct nw_values *vs, const char *dir) {
     int status = 0;
     while (status == 0 && getline(&line, &cap, in) != -1) {
         ++no;
-        line[strcspn(line, "\n")] = '\0';
-        char *tab = strchr(line, '\t');
-        if (line[0] == '\0') {
+        if (line[strspn(line, " \t\r\n")] == '\0') {
             continue;
         }
-        if (tab == NULL || (*tab = '\0', !nw_is_prog_name(line)) ||
-            strchr(tab + 1, '\t') != NULL || tab[1] == '\0') {
+        char *f[3];
+        if (nw_split_tabs(line, f, 3) != 2 || !nw_is_prog_name(f[0]) ||
+            f[1][0] == '\0') {
             nw_error(path, no, "not PROG<TAB>CHAPTER");
             status = -1;
             break;
         }
         vs->pages = nw_xrealloc(vs->pages, (vs->npages + 1) * 2 * sizeof *vs->pages);
-        vs->pages[2 * vs->npages] = nw_xstrdup(line);
-        vs->pages[2 * vs->npages + 1] = nw_xstrdup(tab + 1);
+        vs->pages[2 * vs->npages] = nw_xstrdup(f[0]);
+        vs->pages[2 * vs->npages + 1] = nw_xstrdup(f[1]);
         ++vs->npages;
     }
     free(line);
@@ -1070,8 +1069,18 @@ static void shortest(double v, char *out, size_t size) {
     }
 }
 
-void nw_readable(double v, char *out, size_t size) {
-    digits(v, 6, out, size);
+int nw_claim_sides(const struct nw_quote *q, const struct nw_values *vs,
+                   const char *gpu, char *out, size_t size) {
+    double l, r;
+    char err[1024], a[32], b[32];
+    if (nw_quote_eval(q, q->lhs, vs, gpu, &l, err, sizeof err) != 0 ||
+        nw_quote_eval(q, q->rhs, vs, gpu, &r, err, sizeof err) != 0) {
+        return -1;
+    }
+    digits(l, 6, a, sizeof a);
+    digits(r, 6, b, sizeof b);
+    snprintf(out, size, "%s %s %s", a, nw_cmp_name(q->cmp), b);
+    return 0;
 }
 
 int nw_claim_holds(const struct nw_quote *q, const struct nw_values *vs,

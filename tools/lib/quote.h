@@ -176,9 +176,12 @@ size_t nw_quote_sources(const struct nw_quote *q, const struct nw_values *vs,
 int nw_quote_value(const struct nw_quote *q, const struct nw_values *vs,
                    const char **gpu, char *out, size_t outsize,
                    struct nw_buf *prov, char *err, size_t size);
-/* v for a reader: six significant digits, without an exponent where the
- * digits can be shown (480.4, not 480.40000000000003; 100, not 1e+02). */
-void nw_readable(double v, char *out, size_t size);
+/* A claim's two sides on gpu, for a reader: "614.5 > 480.4", each side in
+ * six significant digits and without an exponent where its digits can be
+ * shown (480.4, not 480.40000000000003; 100, not 1e+02). Returns 0, or -1
+ * where a side cannot be evaluated there. */
+int nw_claim_sides(const struct nw_quote *q, const struct nw_values *vs,
+                   const char *gpu, char *out, size_t size);
 /* Does a claim hold on gpu? *holds 1 or 0; why (where not NULL) says
  * "0.97 >= 0.98 is false" (or true), with each side's shortest exact
  * digits. */

@@ -778,13 +778,19 @@ $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html
 # ones, so that a notebook changes only when the chapter does.
 
 NB_SETUP := tools/book/notebook-setup.py
-$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(notebook-md) tools/compile.mk \
-                 $(NB_SETUP) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
+# The book's claims tool as a notebook builds it, to hold the chapter's
+# claims to the reader's runs: claims.c and what of the library it needs,
+# headers too (tests/notebooks builds it from these alone).
+NB_CLAIMS := tools/book/claims.c tools/lib/quote.c tools/lib/util.c \
+             tools/lib/quote.h tools/lib/util.h tools/lib/noweb.h
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/md/%.runs $(VALUES_LIST) $(notebook-md) tools/compile.mk \
+                 $(NB_SETUP) $(NB_CLAIMS) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p.run) $$(call transcripts,$$p)) \
                  $$(QUOTED) $(BASE_FILE) | $(B)/stamp/names $(B)/md
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values -s $(NB_SETUP) -l $(REGISTRY) $(addprefix -m ,$(META)) \
 	  $(if $(BASE),-b '$(BASE)/') \
-	  $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) $< \
+	  $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) \
+	  -L $(B)/meta/$*.lines $(addprefix -c ,$(NB_CLAIMS)) $< \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(call transcripts,$(p)) -- \
 	    $(foreach r,$(call runs-of,$(p)),-r '$(r)' '$(call run-args,$(r))' \

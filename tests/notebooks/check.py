@@ -34,8 +34,10 @@ For each chapter:
     each check skips for that reason, as make check does; compiling and
     running the programs themselves is left to a machine with a GPU;
   - replayed in that folder with bash, every cell that needs no GPU runs
-    (the checker being the one the kernel built): the check cell, given a
-    recorded transcript's output in place of a run, says PASS.
+    (the checker and the claims tool being the ones the kernel built): the
+    check cell, given a recorded transcript's output in place of a run, says
+    PASS, and the claims cell, where the chapter makes claims, that all of
+    them on those values hold (and, in the kernel, that no run is there).
 """
 import contextlib
 import copy
@@ -111,6 +113,12 @@ COMPILE_CELL = "if command -v nvcc >/dev/null; then\n"
 NO_NVCC = re.compile(r"No nvcc here, so (\S+) is not compiled: the CUDA Toolkit is missing "
                      r"\(in Colab: Runtime, Change runtime type, T4 GPU\)\.")
 NO_GPU = "No GPU here, so {} did not run (in Colab: Runtime, Change runtime type, T4 GPU)."
+# The cell that holds the chapter's claims to the reader's runs, what it
+# says where none ran, and its report's first line where they did.
+CLAIMS_CELL = "./claims/claims yours "
+NO_RUN_CLAIMS = "No run of yours here, so the claims are held to none " \
+    "(in Colab: Runtime, Change runtime type, T4 GPU)."
+CLAIMS_HELD = re.compile(r"chapters/(\S+)\.nw on your (.+): (\d+) of (\d+) claims? holds? in your run")
 
 
 def magic_parts(source):
@@ -358,7 +366,7 @@ def check(build, chapter):
             ok(f"{name} tangles the chapter's files from its cells and compiles them as the page says")
         if RUN:
             executes(name, nb, list(ran), tmp)
-            replay(name, code, list(ran), tmp)
+            replay(name, chapter, build, code, list(ran), tmp)
 
 
 # --no-run: the notebooks as files alone, neither run in a kernel nor
@@ -466,6 +474,9 @@ def executes(name, nb, progs, tmp):
             if text != NO_GPU.format(run.group(2)) + "\n":
                 problems.append(f"the run of {run.group(2)} said {text!r}, "
                                 f"not in one line that there is no GPU")
+        elif CLAIMS_CELL in body:
+            if text != NO_RUN_CLAIMS + "\n":
+                problems.append(f"the claims cell said {text!r}, not in one line that no run is there")
         elif body.startswith("./tcheck check"):
             prog = body.split()[3]
             if text.splitlines()[:1] != [f"SKIP {prog}: " + NO_GPU.format(prog)]:
@@ -477,10 +488,44 @@ def executes(name, nb, progs, tmp):
         ok(what)
 
 
-def replay(name, code, progs, tmp):
+def claims_as_book(build, chapter, body, progs, tmp, gpu, said):
+    """Whether the claims cell reports what the book's own claims tool
+    (make compare's) does on the same runs, given the book's values and
+    the chapter's claims: as recorded (gpu, said), and again as if a
+    Tesla T4 had printed them, which makes the claims pinned to the
+    recorded GPU claims about another GPU, shown beside the values the
+    cell wrote. None, or what differs."""
+    tool = os.path.join(build, "tools", "claims")
+    for name in (gpu, "Tesla T4"):
+        if name != gpu:
+            for p in progs:
+                out = os.path.join(tmp, p + ".out")
+                with open(out, encoding="utf-8") as f:
+                    text = f.read()
+                with open(out, "w", encoding="utf-8") as f:
+                    f.write(text.replace(gpu, name))
+            said = subprocess.run(["bash", "-c", body], cwd=tmp, capture_output=True,
+                                  text=True, timeout=300).stdout
+        slug = subprocess.run([os.path.join(tmp, "tcheck"), "slug", name], capture_output=True,
+                              text=True).stdout.strip() or "unnamed"
+        book = subprocess.run([tool, "yours", name, slug, os.path.join(tmp, "claims", "yours"),
+                               os.path.join(build, "values"),
+                               os.path.join(build, "meta", chapter + ".lines")],
+                              capture_output=True, text=True)
+        if book.returncode != 0 or said != book.stdout:
+            mine, theirs = said.splitlines(), book.stdout.splitlines()
+            k = next((k for k in range(max(len(mine), len(theirs)))
+                      if mine[k:k + 1] != theirs[k:k + 1]), 0)
+            return (f"on a run of {name} the claims cell said {mine[k:k + 1]} where "
+                    f"{tool} says {theirs[k:k + 1] or book.stderr.splitlines()[:1]}")
+    return None
+
+
+def replay(name, chapter, build, code, progs, tmp):
     """Every cell that needs no GPU, in tmp, where the files are tangled
     already. A program's run is replaced by the output of a transcript
-    recorded for it."""
+    recorded for it, and the claims cell must find every claim on those
+    values holding, as make check found them on the same values."""
     if not progs:
         return
     bash = [magic_parts(c.source)[2] for c in code
@@ -488,7 +533,13 @@ def replay(name, code, progs, tmp):
     if not any("./tcheck check" in b for b in bash):
         skip(f"{name} checks its output", "the notebook has no check cell")
         return
-    replay = f"{name} replayed without a GPU: files written, checker built, check passes"
+    replay = f"{name} replayed without a GPU: files written, checker built, check passes, " \
+        "claims reported as make compare reports them"
+    with open(os.path.join(build, "meta", chapter + ".lines"), encoding="utf-8") as f:
+        claims = any(line.startswith("claim\t") for line in f)
+    if claims and not any(CLAIMS_CELL in b for b in bash):
+        bad(replay, "the chapter makes claims, and no cell holds them to the reader's runs")
+        return
     for p in progs:
         tr = None
         tdir = os.path.join("evidence", p)
@@ -525,8 +576,10 @@ def replay(name, code, progs, tmp):
         body = m[2]
         if body.startswith(COMPILE_CELL) or RUN_CELL.search(body):
             continue  # needs the GPU's toolkit or the GPU
-        if body.startswith("gcc ") and os.path.exists(os.path.join(tmp, "tcheck")):
-            continue  # the checker, built by this very cell in the kernel
+        words = body.split()
+        if words[:1] == ["gcc"] and "-o" in words[:-1] and \
+                os.path.exists(os.path.join(tmp, words[words.index("-o") + 1])):
+            continue  # a tool, built by this very cell in the kernel
         r = subprocess.run(["bash", "-c", body], cwd=tmp, capture_output=True,
                            text=True, timeout=300)
         if r.returncode != 0 or ("./tcheck check" in body and
@@ -534,6 +587,17 @@ def replay(name, code, progs, tmp):
             why = (r.stdout + r.stderr).strip().splitlines()
             bad(replay, f"the cell {body.splitlines()[0]!r} said: {why[0] if why else r.returncode}")
             return
+        if CLAIMS_CELL in body:
+            held = CLAIMS_HELD.match(r.stdout)
+            if not held or held.group(1) != chapter or held.group(3) != held.group(4):
+                bad(replay, "the claims cell, given recorded transcripts, said "
+                            f"{(r.stdout.splitlines() or [r.stderr])[0]!r}, not that every "
+                            "claim on their values holds")
+                return
+            why = claims_as_book(build, chapter, body, progs, tmp, held.group(2), r.stdout)
+            if why:
+                bad(replay, why)
+                return
     ok(replay)
 
 

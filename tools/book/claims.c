@@ -41,7 +41,6 @@
  * line.
  */
 #define _POSIX_C_SOURCE 200809L /* getline */
-#include "meta.h"
 #include "quote.h"
 #include "util.h"
 

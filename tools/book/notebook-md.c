@@ -2,7 +2,7 @@
  * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
  *
  * Usage: notebook-md [-t TCHECK.c] [-V VALUES] [-s SETUP.py] [-l REGISTRY]
- *                   [-m META]... [-b BASE] PIPE
+ *                   [-m META]... [-b BASE] [-L LINES -c SOURCE...] PIPE
  *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --
  *                    [-r RUN 'ARGS' [EXPECT] [TRANSCRIPT...] --]...]...
  *
@@ -31,7 +31,15 @@
  *     check the output the way `make check` does;
  *   - after a program's, the same for each of its runs (-r, evidence/RUN.run:
  *     the program with the arguments ARGS), but the compile line: a cell
- *     that runs it, keeping its output and exit status, and the check.
+ *     that runs it, keeping its output and exit status, and the check;
+ *   - with -L (the chapter's build/meta/NAME.lines), -V, -t and the sources
+ *     of the book's claims tool (-c, each: its .c files and the headers
+ *     they include, tools/book/claims.c and what of tools/lib it needs),
+ *     where the chapter makes claims and checks a program: hidden cells
+ *     that write the tool and build it with gcc, write the chapter's claims
+ *     and the values recorded of every program they name, and a cell that
+ *     holds the claims to the reader's runs, as make compare does (claims
+ *     yours), or says in one line that no run of the reader's is there.
  * A hidden cell has the metadata Colab hides a cell's code by (cellView
  * "form"; the setup cell's #@title is what it shows) and Jupyter's
  * (jupyter.source_hidden), written as the cell's attributes, which pandoc
@@ -64,6 +72,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -732,6 +741,199 @@ static int run_cells(const struct nw_doc *doc,
     return 0;
 }
 
+/* The chapter's claims and the programs they name, from its .lines. */
+struct claims {
+    struct nw_buf records; /* claim<TAB>BODY<TAB>LINE, a line each */
+    const char **progs;    /* each once */
+    size_t nclaims, nprogs, cap;
+};
+
+static int each_claim(void *ctx, char *line, long lineno) {
+    (void)lineno;
+    struct claims *cs = ctx;
+    struct nw_buf copy = {NULL, 0, 0};
+    nw_buf_puts(&copy, line);
+    char *f[3];
+    struct nw_quote q;
+    char err[1024];
+    if (nw_split_tabs(copy.s, f, 3) < 3 || strcmp(f[0], "claim") != 0 ||
+        nw_quote_parse(f[1], &q, err, sizeof err) != 0) {
+        free(copy.s);
+        return 0; /* make check names what is wrong with it */
+    }
+    ++cs->nclaims;
+    nw_buf_puts(&cs->records, line);
+    for (size_t i = 0; i < q.nnodes; ++i) {
+        const char *prog = q.nodes[i].prog;
+        size_t k = 0;
+        while (q.nodes[i].op == 'v' && k < cs->nprogs &&
+               strcmp(cs->progs[k], prog) != 0) {
+            ++k;
+        }
+        if (q.nodes[i].op == 'v' && k == cs->nprogs) {
+            cs->progs = nw_grow(cs->progs, &cs->cap, cs->nprogs + 1,
+                                sizeof *cs->progs);
+            cs->progs[cs->nprogs++] = nw_xstrdup(prog);
+        }
+    }
+    nw_quote_free(&q);
+    free(copy.s);
+    return 0;
+}
+
+static void claims_free(struct claims *cs) {
+    for (size_t k = 0; k < cs->nprogs; ++k) {
+        free((char *)cs->progs[k]);
+    }
+    free(cs->progs);
+    free(cs->records.s);
+}
+
+/* The hidden cells that write the values recorded of prog (VALUES/PROG/
+ * GPU.tsv, each GPU's) into claims/values/PROG/. */
+static int values_cells(const char *values, const char *prog) {
+    char pattern[1024], first[1024];
+    snprintf(pattern, sizeof pattern, "%s/%s/*.tsv", values, prog);
+    glob_t g;
+    int rc = glob(pattern, 0, NULL, &g);
+    if (rc == GLOB_NOMATCH) {
+        return 0;
+    }
+    int status = rc != 0;
+    for (size_t i = 0; status == 0 && i < g.gl_pathc; ++i) {
+        const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+        if (!safe_name(base)) {
+            nw_error(g.gl_pathv[i], 0,
+                     "a values file a notebook cannot write safely");
+            status = 1;
+            break;
+        }
+        snprintf(first, sizeof first, "%%%%writefile claims/values/%s/%s",
+                 prog, base);
+        status = write_cell(first, g.gl_pathv[i]);
+    }
+    globfree(&g);
+    return status;
+}
+
+/* The last cells, where the chapter makes claims about its numbers: the
+ * book's claims tool (the sources csrc, hidden) built with gcc, the
+ * chapter's claims and the values recorded of the programs they name
+ * (hidden), and a cell that holds the claims to the values the reader's
+ * runs printed (tcheck quotes, as make compare keeps them), as make
+ * compare reports them: never failing. Without a run of the reader's it
+ * says so in one line. */
+static int claims_cells(const char *chapter, const char *lines,
+                        const char *values, const char **csrc, size_t ncsrc,
+                        const struct program *progs, int nprogs) {
+    struct claims cs;
+    memset(&cs, 0, sizeof cs);
+    nw_buf_puts(&cs.records, "");
+    int status = nw_each_line(lines, "the chapter's claims", each_claim,
+                              &cs) != 0;
+    int checked = 0;
+    for (int k = 0; k < nprogs; ++k) {
+        checked += progs[k].expect != NULL;
+    }
+    if (status != 0 || cs.nclaims == 0 || checked == 0 || ncsrc == 0) {
+        claims_free(&cs);
+        return status;
+    }
+    open_md();
+    printf("## The book's claims on your GPU\n\nThe prose compares its "
+           "numbers in %zu claim%s, each checked by `make check` on the "
+           "GPUs the book has transcripts of. The next cells write the "
+           "book's claims tool (hidden), the claims and the values recorded "
+           "(hidden too), build it, and hold each claim to what your runs "
+           "printed, as `make compare` does: how many hold in your run, each "
+           "that does not with its values, and each claim about another GPU "
+           "alone beside what you measured. A claim that does not hold on "
+           "your GPU is news, not a failure.\n",
+           cs.nclaims, cs.nclaims == 1 ? "" : "s");
+    close_md();
+    struct nw_buf cmd = {NULL, 0, 0};
+    nw_buf_puts(&cmd, "mkdir -p claims/yours");
+    for (size_t k = 0; k < cs.nprogs; ++k) {
+        nw_buf_puts(&cmd, " claims/values/");
+        nw_buf_puts(&cmd, cs.progs[k]);
+    }
+    code_cell("%%bash", cmd.s);
+    free(cmd.s);
+    cmd = (struct nw_buf){NULL, 0, 0};
+    nw_buf_puts(&cmd, "gcc -std=c11 -O2 -o claims/claims");
+    char first[1024];
+    for (size_t k = 0; status == 0 && k < ncsrc; ++k) {
+        const char *base = strrchr(csrc[k], '/');
+        base = base ? base + 1 : csrc[k];
+        size_t n = strlen(base);
+        if (!safe_name(base)) {
+            nw_error(csrc[k], 0, "a source a notebook cannot write safely");
+            status = 1;
+            break;
+        }
+        snprintf(first, sizeof first, "%%%%writefile claims/%s", base);
+        status = write_cell(first, csrc[k]);
+        if (n > 2 && strcmp(base + n - 2, ".c") == 0) {
+            nw_buf_puts(&cmd, " claims/");
+            nw_buf_puts(&cmd, base);
+        }
+    }
+    if (status == 0) {
+        code_cell("%%bash", cmd.s);
+    }
+    free(cmd.s);
+    if (status == 0 && !safe_name(chapter)) {
+        nw_error(lines, 0, "a chapter name a notebook cannot write safely");
+        status = 1;
+    }
+    if (status == 0) {
+        snprintf(first, sizeof first, "%%%%writefile claims/%s.lines",
+                 chapter);
+        code_cell_as(kHidden, first, cs.records.s);
+    }
+    for (size_t k = 0; status == 0 && k < cs.nprogs; ++k) {
+        status = values_cells(values, cs.progs[k]);
+    }
+    if (status == 0) {
+        /* Each program's values where it ran to the end (status 0), and
+         * the GPU it printed, as make compare keeps them. */
+        cmd = (struct nw_buf){NULL, 0, 0};
+        nw_buf_puts(&cmd, "gpu=\nfor p in");
+        for (int k = 0; k < nprogs; ++k) {
+            if (progs[k].expect != NULL) {
+                nw_buf_puts(&cmd, " ");
+                nw_buf_puts(&cmd, progs[k].name);
+            }
+        }
+        char tail[2048];
+        snprintf(tail, sizeof tail,
+                 "; do\n"
+                 "    if [ \"$(cat $p.status 2>/dev/null)\" = 0 ] &&\n"
+                 "       ./tcheck quotes -o evidence/$p.expect $p.out "
+                 ">claims/yours/$p.tsv 2>/dev/null; then\n"
+                 "        gpu=$(./tcheck gpu evidence/$p.expect $p.out "
+                 "2>/dev/null) || gpu=${gpu:-a GPU that printed no name}\n"
+                 "    else\n"
+                 "        rm -f claims/yours/$p.tsv\n"
+                 "    fi\n"
+                 "done\n"
+                 "if [ -z \"$gpu\" ]; then\n"
+                 "    echo \"No run of yours here, so the claims are held to "
+                 "none (%s).\"\n"
+                 "else\n"
+                 "    ./claims/claims yours \"$gpu\" \"$(./tcheck slug "
+                 "\"$gpu\" 2>/dev/null || echo unnamed)\" claims/yours "
+                 "claims/values claims/%s.lines\n"
+                 "fi\n",
+                 kGetGpu, chapter);
+        nw_buf_puts(&cmd, tail);
+        code_cell("%%bash", cmd.s);
+        free(cmd.s);
+    }
+    claims_free(&cs);
+    return status;
+}
+
 /* Arguments the shell may see as they are: words of safe_name's
  * characters and = , : /, between single blanks. */
 static int safe_args(const char *s) {
@@ -856,9 +1058,9 @@ static int load_pipe(const char *path, struct nw_doc *doc) {
 
 /* The options, each a letter and a value, in any order. */
 struct options {
-    const char *tcheck, *values, *setup, *registry;
-    const char **metas;
-    size_t nmetas;
+    const char *tcheck, *values, *setup, *registry, *lines;
+    const char **metas, **csrc;
+    size_t nmetas, ncsrc;
 };
 
 /* Reads the options into o: returns the index of the first argument past
@@ -866,7 +1068,7 @@ struct options {
 static int read_options(int argc, char **argv, struct options *o) {
     int i = 1;
     for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] != '\0' &&
-           argv[i][2] == '\0' && strchr("tVslmb", argv[i][1]) != NULL;
+           argv[i][2] == '\0' && strchr("tVslmbLc", argv[i][1]) != NULL;
          i += 2) {
         const char *v = argv[i + 1];
         switch (argv[i][1]) {
@@ -875,6 +1077,8 @@ static int read_options(int argc, char **argv, struct options *o) {
             case 'V': o->values = v; break;
             case 's': o->setup = v; break;
             case 'l': o->registry = v; break;
+            case 'L': o->lines = v; break;
+            case 'c': o->csrc[o->ncsrc++] = v; break;
             default: o->metas[o->nmetas++] = v; break;
         }
     }
@@ -898,14 +1102,17 @@ int main(int argc, char **argv) {
     struct options o;
     memset(&o, 0, sizeof o);
     o.metas = nw_xcalloc((size_t)argc, sizeof *o.metas);
+    o.csrc = nw_xcalloc((size_t)argc, sizeof *o.csrc);
     int i = read_options(argc, argv, &o);
     if (argc - i < 1) {
         fprintf(stderr,
                 "usage: %s [-t TCHECK.c] [-V VALUES] [-s SETUP.py] "
-                "[-l REGISTRY] [-m META]... PIPE [PROG 'COMPILE LINE' "
+                "[-l REGISTRY] [-m META]... [-b BASE] [-L LINES -c SOURCE...] "
+                "PIPE [PROG 'COMPILE LINE' "
                 "[EXPECT] [TRANSCRIPT...] --]...\n",
                 argv[0]);
         free(o.metas);
+        free(o.csrc);
         return 2;
     }
     const char *pipe = argv[i];
@@ -936,6 +1143,10 @@ int main(int argc, char **argv) {
                              &doc, chapter, &labels, &registry, 0};
         status = prose_cells(&qs, setup) != 0;
         status = status || run_cells(&doc, o.tcheck, progs, nprogs);
+        status = status ||
+                 (o.lines != NULL && o.values != NULL && o.tcheck != NULL &&
+                  claims_cells(chapter, o.lines, o.values, o.csrc, o.ncsrc,
+                               progs, nprogs) != 0);
         free(chapter);
         nw_free(&doc);
     }
@@ -945,5 +1156,6 @@ int main(int argc, char **argv) {
     free(setup);
     free(progs);
     free(o.metas);
+    free(o.csrc);
     return status | nw_flush_stdout(kTool);
 }

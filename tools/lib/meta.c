@@ -11,17 +11,6 @@
 #include <string.h>
 #include <sys/types.h>
 
-char *nw_chapter_of(const char *path) {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    char *name = nw_xstrdup(base);
-    char *dot = strrchr(name, '.');
-    if (dot != NULL) {
-        *dot = '\0';
-    }
-    return name;
-}
-
 /* ----------------------------------------------------------------- */
 /* META files                                                          */
 

@@ -17,9 +17,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* CHAPTER from a path such as build/meta/CHAPTER.tsv or chapters/CHAPTER.nw */
-char *nw_chapter_of(const char *path);
-
 /* A root or a label of a chapter, and its line in the .nw file (0 where the
  * file read was a .tsv, which has none). */
 struct nw_named {

@@ -192,3 +192,14 @@ int nw_each_line(const char *path, const char *what,
     }
     return status;
 }
+
+char *nw_chapter_of(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *name = nw_xstrdup(base);
+    char *dot = strrchr(name, '.');
+    if (dot != NULL) {
+        *dot = '\0';
+    }
+    return name;
+}

@@ -1,6 +1,6 @@
 /* util: what every tool of the book needs, whatever it reads: memory that
  * cannot fail, growing arrays and strings, whole files, tab-separated lines,
- * and the one way a tool says what is wrong.
+ * the one way a tool says what is wrong, and a chapter's name from a path.
  */
 #ifndef UTIL_H
 #define UTIL_H
@@ -67,5 +67,8 @@ void nw_format_error(char *buf, size_t size, const char *where, long line,
 /* Flushes stdout; where that or an earlier write failed, says so as tool
  * (nw_error) and returns 1; else returns 0. */
 int nw_flush_stdout(const char *tool);
+
+/* CHAPTER from a path such as build/meta/CHAPTER.tsv or chapters/CHAPTER.nw */
+char *nw_chapter_of(const char *path);
 
 #endif

@@ -58,6 +58,23 @@ CHAPTERS := day32-scan device-scan hopper-scan day37-spmv day93-managed
 include tools/compile.mk
 
 B := build
+export BOOK_LOCK := $(or $(TMPDIR),/tmp)/book$(subst /,_,$(abspath $(B))).lock
+
+# A make of the book's own goals is a transaction on build/: tools/txn runs
+# the make that builds (the rest of this file, BOOK_TXN set) and, where it
+# fails or is stopped, puts build/ back as it was, every file's bytes and
+# time, so that no error leaves build/ changed, whichever step finds it (a
+# quote naming no GPU once the tangle has written its files, a figure that
+# does not compile). The other goals (check, cite, clean, the evidence's)
+# and a make run by a recipe are made here directly.
+TXN_GOALS := all tangle programs fit html notebooks
+ifeq ($(MAKELEVEL)$(BOOK_TXN)$(filter-out $(TXN_GOALS),$(or $(MAKECMDGOALS),all)),0)
+.PHONY: $(TXN_GOALS) txn
+$(or $(MAKECMDGOALS),all): txn
+	@:
+txn:
+	+@BOOK_TXN=1 exec tools/txn '$(B)' $(MAKE) --no-print-directory $(MAKECMDGOALS)
+else
 
 # Every recipe runs in bash under the build tree's lock (tools/build-lock),
 # so that two makes in one tree take turns; the lock is a file outside it.
@@ -133,7 +150,6 @@ ifeq ($(wildcard $(REGISTRY)),)
 $(error $(REGISTRY) is missing: it lists the labels the book has published; restore it (git checkout $(REGISTRY)), or start an empty one for a new book)
 endif
 
-export BOOK_LOCK := $(or $(TMPDIR),/tmp)/book$(subst /,_,$(abspath $(B))).lock
 
 # build/chapters.list: the book's chapters as last built. When CHAPTERS
 # differs, the tangle runs (and writes the list anew, where it succeeds), so
@@ -996,3 +1012,5 @@ $(B)/tools $(B)/tools/lib $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/
 $(B)/html $(B)/html/src $(B)/deps $(B)/fit $(B)/notebooks $(B)/html/notebooks \
 $(B)/fig $(B)/html/fig:
 	$(Q)mkdir -p $@
+
+endif

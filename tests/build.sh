@@ -86,6 +86,28 @@ expect_bad "a citation of a label the book does not have" \
     "chapters/tally.nw:$n: [[<<no-such-label>>]] cites no chunk of this chapter and no snippet label of the book" \
     tangle html
 cp "$fixture/chapters/tally.nw" "$book/chapters/tally.nw"
+# Errors that only a step after the tangle can find, the tangle having
+# written the chapter's files: a quote of a GPU or a program with no
+# values, a division by zero, a claim about a GPU with none, and a figure
+# that does not compile. The make is a transaction (tools/txn): build/ is
+# put back as it was.
+n=$(($(wc -l <"$fixture/chapters/tally.nw") + 2))
+for bad in "quote [[=no-such-gpu: tally.each_ms]]: no values are recorded for GPU no-such-gpu" \
+           "quote [[=no_prog.each_ms]]: unknown value no_prog.each_ms: no values file of no_prog holds it" \
+           "quote [[=tally.each_ms / (tally.each_ms - tally.each_ms)]]: a division by zero on nvidia-h200" \
+           "claim [[?nvidia-h300: tally.each_ms < 1]]: no values are recorded for GPU nvidia-h300"; do
+    q=${bad#* }
+    q=${q%%]]*}]]
+    printf '\nIt is %s.\n' "$q" >>"$book/chapters/tally.nw"
+    expect_bad "an error found after the tangle leaves build/ as it was: ${bad%%]]*}]]" \
+        "chapters/tally.nw:$n: $bad"
+    cp "$fixture/chapters/tally.nw" "$book/chapters/tally.nw"
+done
+n=$(grep -n '^#include "svg.hpp"$' "$fixture/chapters/parity.nw" | cut -d: -f1)
+sed -i 's/^#include "svg.hpp"$/&\n#error the figure does not compile/' "$book/chapters/parity.nw"
+expect_bad "an error found after the tangle leaves build/ as it was: a figure that does not compile" \
+    "chapters/parity.nw:$((n + 1)):2: error: #error the figure does not compile"
+cp "$fixture/chapters/parity.nw" "$book/chapters/parity.nw"
 mk >"$tmp/out" 2>&1
 if [ "$(snapshot)" = "$clean" ]; then
     pass "undoing a rejected change leaves the book as a clean build has it"

@@ -251,6 +251,9 @@ def build(command, html_dir, state, last_good):
     env = dict(os.environ)
     # A parent make's jobserver is not this process's to hand on; its -jN is.
     env['MAKEFLAGS'] = re.sub(r' ?--jobserver-(auth|fds)=\S+', '', env.get('MAKEFLAGS', ''))
+    # Each build is a make of its own, and so a transaction (tools/txn): a
+    # failed one leaves build/ as the last good one left it.
+    env.pop('MAKELEVEL', None)
     started = time.monotonic()
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                             text=True, errors='replace')

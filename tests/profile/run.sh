@@ -1,8 +1,10 @@
 #!/bin/bash
 # The profiles (tools/evidence/ncu-run.sh over evidence/PROG.ncu), with no
 # GPU and no Nsight Compute: a fake ncu on the PATH writes the raw CSV that
-# ncu 2025.3.1 wrote on an NVIDIA H200 for evidence/device_scan.ncu
-# (device_scan-h200.log) and runs a fake program, so that the runner's lines
+# ncu 2025.3.1 wrote on an NVIDIA H200 for the spec device_scan-h200.ncu
+# (device_scan-h200.log; the spec as evidence/device_scan.ncu was then, kept
+# here with the log it made, whatever the book's spec becomes) and runs a
+# fake program, so that the runner's lines
 # can be held to what it printed there (device_scan-h200.out). Then the
 # ways a profile cannot run (exit status 77, with the reason last on
 # stderr) or fails, a bad spec, make's PROG_ncu scripts, and a profile
@@ -77,7 +79,7 @@ want() {
     fi
 }
 
-prof output evidence/device_scan.ncu "$tmp/bin/device_scan"
+prof output "$here/device_scan-h200.ncu" "$tmp/bin/device_scan"
 if [ "$rc" -eq 0 ] && diff -u "$here/device_scan-h200.out" "$tmp/out" >"$tmp/diff"; then
     pass "ncu-run: the H200's raw CSV as the profile's lines"
 else
@@ -91,7 +93,7 @@ if command -v mawk >/dev/null 2>&1; then
     mkdir -p "$tmp/mawk"
     ln -s "$(command -v mawk)" "$tmp/mawk/awk"
     rc=0
-    PATH=$tmp/mawk:$PATH sh "$run" evidence/device_scan.ncu "$tmp/bin/device_scan" \
+    PATH=$tmp/mawk:$PATH sh "$run" "$here/device_scan-h200.ncu" "$tmp/bin/device_scan" \
         >"$tmp/out.mawk" 2>"$tmp/err" || rc=$?
     if [ "$rc" -eq 0 ] && cmp -s "$here/device_scan-h200.out" "$tmp/out.mawk"; then
         pass "ncu-run: the same lines under mawk"
@@ -124,18 +126,18 @@ else
 fi
 
 # Where a profile cannot run: 77, the reason last on stderr.
-NCU=$tmp/no-such-ncu prof noncu evidence/device_scan.ncu "$tmp/bin/device_scan"
+NCU=$tmp/no-such-ncu prof noncu "$here/device_scan-h200.ncu" "$tmp/bin/device_scan"
 want "ncu-run: no ncu is exit status 77" 77 "ncu (Nsight Compute) not found"
-FAKE_NCU=perm prof perm evidence/device_scan.ncu "$tmp/bin/device_scan"
+FAKE_NCU=perm prof perm "$here/device_scan-h200.ncu" "$tmp/bin/device_scan"
 want "ncu-run: counters not readable is exit status 77" 77 "ERR_NVGPUCTRPERM"
-FAKE_RC=77 prof skip evidence/device_scan.ncu "$tmp/bin/device_scan"
+FAKE_RC=77 prof skip "$here/device_scan-h200.ncu" "$tmp/bin/device_scan"
 want "ncu-run: a program that exits 77 passes it on" 77 "this card cannot run the scan"
 # ... and where it fails: the program, a filter that matches nothing.
-FAKE_RC=1 prof fails evidence/device_scan.ncu "$tmp/bin/device_scan"
+FAKE_RC=1 prof fails "$here/device_scan-h200.ncu" "$tmp/bin/device_scan"
 want "ncu-run: a program that fails fails the profile" 1 "this card cannot run the scan"
-FAKE_LOG= prof none evidence/device_scan.ncu "$tmp/bin/device_scan"
+FAKE_LOG= prof none "$here/device_scan-h200.ncu" "$tmp/bin/device_scan"
 want "ncu-run: no launch profiled fails, naming the filter" 1 "no launch of lookbackScanKernel was profiled"
-prof unbuilt evidence/device_scan.ncu "$tmp/bin/missing"
+prof unbuilt "$here/device_scan-h200.ncu" "$tmp/bin/missing"
 want "ncu-run: a program not built fails" 1 "is not built"
 
 # A bad spec: its file and line.
@@ -201,7 +203,8 @@ done
 if [ -x "$B/tools/tcheck" ]; then
     ev=$tmp/ev
     mkdir -p "$ev" "$tmp/pbin"
-    cp -R evidence/device_scan.ncu evidence/device_scan.expect evidence/device_scan "$ev/"
+    cp -R evidence/device_scan.expect evidence/device_scan "$ev/"
+    cp "$here/device_scan-h200.ncu" "$ev/device_scan.ncu"
     cp "$tmp/bin/device_scan" "$tmp/pbin/"
     printf '#!/bin/sh\nd=$(dirname "$0")\nexec sh "%s" "%s" "$d/device_scan"\n' \
         "$PWD/$run" "$ev/device_scan.ncu" >"$tmp/pbin/device_scan_ncu"

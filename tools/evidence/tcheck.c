@@ -9,7 +9,7 @@
  * command where nothing else of the book is. It is also the book's one
  * reader of transcripts and expectations: built with -DTCHECK_NO_MAIN it
  * has no main, and the functions tools/evidence/transcript.h declares
- * serve the book's tools (run-md, chart).
+ * serve the book's tools (run-md, chart, snippets).
  *
  *   tcheck check [-n NAME] [-e STDERR] [-g GPU] [-o LABEL]
  *                EXPECT TRANSCRIPT_DIR OUTPUT STATUS
@@ -3402,6 +3402,16 @@ static int fp_file(struct fingerprint *fp, const char *path, const char *name,
     }
     free(code.p);
     return rc;
+}
+
+/* transcript.h: code's fingerprint, as a program's parts are taken. */
+uint64_t code_fingerprint(const char *s, size_t n) {
+    struct buf b = {NULL, 0, 0};
+    buf_add(&b, "", 0);
+    normalise_code(s, n, &b);
+    uint64_t h = fnv(kFnvBasis, b.p, b.n);
+    free(b.p);
+    return h;
 }
 
 /* A line of text as a part: blanks at its ends dropped, runs of them one. */

@@ -10,6 +10,7 @@
 #define TRANSCRIPT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct transcript;
 
@@ -34,5 +35,11 @@ const char *transcript_line(const struct transcript *t, size_t i, size_t *len,
 size_t transcript_offset(const struct transcript *t);
 
 void transcript_free(struct transcript *t);
+
+/* The fingerprint of C or C++ code, as tcheck takes a program's: 64-bit
+ * FNV-1a of the code without its comments, blank lines and layout blanks
+ * (every run of blanks one blank), literals kept as they are. So an edit
+ * of whitespace or comments leaves it as it was. */
+uint64_t code_fingerprint(const char *s, size_t n);
 
 #endif

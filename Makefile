@@ -237,6 +237,16 @@ runs-of = $(foreach p,$(1),$(foreach r,$(RUNS),$(if $(filter $(p),$(call run-pro
 # yet fails no lint.
 PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES) $(RUNS),$(if $(wildcard evidence/$(p)/),$(p))))
 
+# The code of each earlier revision of a published label, which the
+# registry keeps (make revise, below): $(KEPT)/LABEL@N.cu.
+KEPT := $(patsubst %.tsv,%,$(REGISTRY))
+# (A file there of a name that is no LABEL@N.cu is no revision's, and
+# reaches no recipe: a label is lowercase letters, digits and -.)
+REV_CHARS := $(filter-out _,$(NAME_CHARS)) - @
+KEPT_CODE := $(foreach f,$(wildcard $(KEPT)/*@*.cu),$(if $(call without,$(patsubst $(KEPT)/%.cu,%,$(f)),$(REV_CHARS)),,$(f)))
+# The page of each earlier revision's code, $(B)/html/LABEL@N.html.
+REVISION_PAGES := $(KEPT_CODE:$(KEPT)/%.cu=$(B)/html/%.html)
+
 # Where build/html is published: BASE_URL=https://example.org/book (one
 # setting, empty by default). With it, make cite prints each label's full
 # address, the notebooks link to the pages there, and every page names its
@@ -362,7 +372,7 @@ tangled-again = $(if $(filter-out chapters/%.nw $(REGISTRY),$(1)),$(CHAPTERS),\
                   $(patsubst chapters/%.nw,%,$(filter chapters/%.nw,$(1))))
 $(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh tools/book/nwsplit.awk $(NWPIPE) \
                     $(chapter-meta) $(snippet-marks) $(snippets) | $(NOTANGLE_BIN) $(B)/stamp
-	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
+	@$(if $(and $(Q),$(call tangled-again,$?)),printf '  %-7s %s\n' \
 	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))
 	$(Q)trap 'rm -f $@.start' EXIT; touch $@.start && \
 	NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
@@ -390,14 +400,8 @@ $(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 # code).
 # The table changes only when a label or its lines do; a prose edit, which
 # moves every line of its chapter, remakes nothing that depends on it.
-KEPT := $(patsubst %.tsv,%,$(REGISTRY))
-# (A file there of a name that is no LABEL@N.cu is no revision's, and
-# reaches no recipe: a label is lowercase letters, digits and -.)
-REV_CHARS := $(filter-out _,$(NAME_CHARS)) - @
-KEPT_CODE := $(foreach f,$(wildcard $(KEPT)/*@*.cu),$(if $(call without,$(patsubst $(KEPT)/%.cu,%,$(f)),$(REV_CHARS)),,$(f)))
-# The page of each earlier revision's code, $(B)/html/LABEL@N.html.
-REVISION_PAGES := $(KEPT_CODE:$(KEPT)/%.cu=$(B)/html/%.html)
-$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(KEPT_CODE) $(snippets) | $(B)/stamp
+$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(wildcard $(KEPT)) $(KEPT_CODE) \
+                     $(snippets) | $(B)/stamp
 	$(call say,INDEX,$(B)/snippets.tsv)
 	$(Q)trap 'rm -f $(B)/snippets.tsv.tmp' EXIT; \
 	$(snippets) table $(B)/src $(REGISTRY) $(LINES) > $(B)/snippets.tsv.tmp; \

@@ -178,7 +178,8 @@ sed -i 's/shared-label/renamed-label/g' "$tmp/book/chapters/one.nw"
 expect_error "make rejects a published label that disappeared" \
     "published label shared-label is no longer defined in chapters/one.nw" \
     CHAPTERS="escape one" tangle html
-printf 'shared-label\tone\trenamed-label\nrenamed-label\tone\n' >"$tmp/book/chapters/labels.tsv"
+printf 'shared-label\tone\trenamed-label\nrenamed-label\tone\nrenamed-label\t1\t2026-12-02\t%s\n' \
+    "$(printf 'return 0;\n' | "$B/tools/snippets" fingerprint)" >"$tmp/book/chapters/labels.tsv"
 if make -s -C "$tmp/book" CHAPTERS="escape one" tangle html >"$tmp/out" 2>&1 &&
    tr '\n' ' ' <"$tmp/book/build/html/one.html" |
      grep -q '<p class="retired" id="shared-label">[^<]*<a class="chunk-cite" href="#renamed-label">[^<]*</a>\.</p> *<div id="renamed-label" class="chunk">'; then

@@ -36,10 +36,13 @@ size_t transcript_offset(const struct transcript *t);
 
 void transcript_free(struct transcript *t);
 
-/* The fingerprint of C or C++ code, as tcheck takes a program's: 64-bit
- * FNV-1a of the code without its comments, blank lines and layout blanks
- * (every run of blanks one blank), literals kept as they are. So an edit
- * of whitespace or comments leaves it as it was. */
+/* The fingerprint of C or C++ code, a snippet label's: 64-bit FNV-1a of
+ * the code normalised as tcheck normalises a program's (no comments, no
+ * blank lines, every run of blanks one blank, literals as they are), and
+ * then without its layout: a line break or a blank counts only between
+ * two characters of a word, or of an operator, that it keeps apart, and
+ * on a preprocessor line. So an edit of whitespace or comments, a line
+ * split or joined, leaves it as it was. */
 uint64_t code_fingerprint(const char *s, size_t n);
 
 #endif

@@ -403,10 +403,16 @@ $(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 $(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(wildcard $(KEPT)) $(KEPT_CODE) \
                      $(snippets) | $(B)/stamp
 	$(call say,INDEX,$(B)/snippets.tsv)
-	$(Q)trap 'rm -f $(B)/snippets.tsv.tmp' EXIT; \
-	$(snippets) table $(B)/src $(REGISTRY) $(LINES) > $(B)/snippets.tsv.tmp; \
-	$(call update,$(B)/snippets.tsv) && touch $@
+	$(Q)trap 'rm -rf $(B)/snippets.tsv.tmp $(SLIDES).tmp' EXIT; rm -rf $(SLIDES).tmp; mkdir -p $(SLIDES).tmp; \
+	$(snippets) table -o $(SLIDES).tmp $(B)/src $(REGISTRY) $(LINES) > $(B)/snippets.tsv.tmp; \
+	$(call update,$(B)/snippets.tsv) && rm -rf $(SLIDES) && mv $(SLIDES).tmp $(SLIDES) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
+# Each label's code for a slide, $(SLIDES)/LABEL.cu: a comment line naming
+# the label, its revision and its address (at BASE_URL where it is set),
+# then the label's lines as tangled. Written with the table, all at once.
+SLIDES := $(B)/html/snippets
+$(B)/stamp/snippets: export SNIPPET_BASE = $(BASE)
+$(B)/stamp/snippets: $(BASE_FILE)
 
 # make revise LABEL=blelloch-sweeps: publish the label's code as it is now
 # as its next revision, once the build has stopped on its change. The last
@@ -437,8 +443,8 @@ cite: $(B)/snippets.tsv
 	@awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] { found = 1; \
 	  url = ENVIRON["CITE_BASE"] != "" ? ENVIRON["CITE_BASE"] "/" $$6 : \
 	    "$(B)/html/" $$6 " (local: BASE_URL= says where build/html is published)"; \
-	  printf "%s\n  chapter  chapters/%s.nw\n  revision %s\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n", \
-	    $$1, $$2, $$7, url, $$3, $$4, $$5 } END { exit !found }' $< || \
+	  printf "%s\n  chapter  chapters/%s.nw\n  revision %s\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n  snippet  $(SLIDES)/%s.cu\n", \
+	    $$1, $$2, $$7, url, $$3, $$4, $$5, $$1 } END { exit !found }' $< || \
 	awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] && NF == 3 { found = 1; \
 	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
 	{ echo "make cite: no label '$${CITE_LABEL}' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }

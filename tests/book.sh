@@ -12,7 +12,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Every published label resolves: to a chunk on its chapter's page, and to
-# marked lines in the tangled file.
+# marked lines in the tangled file; its code for a slide is those lines
+# under a line naming it, its revision and its address.
+base=$(cat "$B/base-url" 2>/dev/null)
 while IFS=$'\t' read -r label chapter file first last url revision; do
     [ "$label" = label ] && continue
     now=$(awk -F'\t' -v l="$label" '$1 == l && NF == 4 { n = $2 } END { print n }' chapters/labels.tsv)
@@ -25,6 +27,11 @@ while IFS=$'\t' read -r label chapter file first last url revision; do
         fail "label $label" "empty line range $first-$last in $file"
     elif [ "$revision" != "$now" ]; then
         fail "label $label" "at revision '$revision', and the registry's last is '$now'"
+    elif ! cmp -s "$B/html/snippets/$label.cu" \
+            <(if [ -n "$base" ]; then printf '// %s, revision %s: %s/%s\n' "$label" "$revision" "$base" "$url"
+              else printf '// %s, revision %s: %s (unpublished: no BASE_URL)\n' "$label" "$revision" "$url"; fi
+              sed -n "${first},${last}p" "$B/src/$file"); then
+        fail "label $label" "$B/html/snippets/$label.cu is not its comment line and lines $first-$last of $B/src/$file"
     else
         pass "label $label ($chapter, $file:$first-$last)"
     fi

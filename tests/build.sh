@@ -311,6 +311,22 @@ elif ! grep -q 'href="parity-test@1.html"' "$book/build/html/labels.html" ||
 else
     pass "$name"
 fi
+name="a label's snippet for slides is its tangled lines under a line naming it, its revision and address"
+read -r file first last <<<"$(awk -F'\t' '$1 == "parity-test" { print $3 " " $4 " " $5 }' "$book/build/snippets.tsv")"
+snippet=$book/build/html/snippets/parity-test.cu
+if ! mk BASE_URL=https://example.org/book >"$tmp/out" 2>&1; then
+    fail "$name" "$(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! cmp -s "$snippet" <(echo '// parity-test, revision 2: https://example.org/book/parity.html#parity-test'
+                          sed -n "${first},${last}p" "$book/build/src/$file"); then
+    fail "$name" "with BASE_URL: $(head -3 "$snippet" | tr '\n' ' ')"
+elif ! mk >"$tmp/out" 2>&1 ||
+     [ "$(head -1 "$snippet")" != '// parity-test, revision 2: parity.html#parity-test (unpublished: no BASE_URL)' ]; then
+    fail "$name" "without BASE_URL: $(head -1 "$snippet")"
+elif ! mk cite LABEL=parity-test 2>&1 | grep -qx '  snippet  build/html/snippets/parity-test.cu'; then
+    fail "$name" "make cite does not name it"
+else
+    pass "$name"
+fi
 name="make revise of code that did not change says so"
 if mk revise LABEL=parity-test >"$tmp/out" 2>&1 ||
    ! grep -qx 'snippets: the code of parity-test is that of its revision 2: nothing to revise' "$tmp/out"; then

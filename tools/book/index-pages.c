@@ -18,7 +18,8 @@
  * it, links that label's entry, and links the old address on its chapter's
  * page, which lands at the replacement's code (chapter-md). Each entry
  * names the label's revisions, as the registry records them, with their
- * dates, and links the page of each earlier one's code.
+ * dates, and links the page of each earlier one's code, and its code for a
+ * slide (snippets table -o writes snippets/LABEL.cu).
  *
  * revision: the page of the code of an earlier revision N of a label,
  * LABEL@N.html, as the registry keeps it (chapters/labels/LABEL@N.cu):
@@ -312,7 +313,8 @@ static int put_label(const struct label *l, const char *snippets,
     nw_put_md_code(stdout, l->file);
     printf("](src/");
     put_url(l->file);
-    printf(") lines %ld\xe2\x80\x93%ld\n\n", l->first, l->last);
+    printf(") lines %ld\xe2\x80\x93%ld; [its code for a slide]"
+           "(snippets/%s.cu){.snippet}\n\n", l->first, l->last, l->label);
     put_revisions(l->reg);
     char attrs[64];
     snprintf(attrs, sizeof attrs,

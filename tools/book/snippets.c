@@ -12,13 +12,20 @@
  *                                       label, [[<<label>>]], resolves;
  *                                       each "day N" of the prose names
  *                                       a chapter dayN-...
- *   snippets table SRCDIR REGISTRY META...
+ *   snippets table [-o DIR] SRCDIR REGISTRY META...
  *                                       build/snippets.tsv: label, chapter,
  *                                       tangled file, first and last line,
  *                                       URL, revision; each label's code
  *                                       held to the fingerprint of its
  *                                       last revision, and each earlier
- *                                       revision's kept code to its own
+ *                                       revision's kept code to its own.
+ *                                       With -o, each label's code for a
+ *                                       slide too, DIR/LABEL.cu: a comment
+ *                                       line naming the label, its
+ *                                       revision and its address (under
+ *                                       SNIPPET_BASE of the environment,
+ *                                       the book's BASE_URL, where set),
+ *                                       then its lines as tangled
  *   snippets keep REGISTRY SRCDIR META...
  *   snippets revise REGISTRY SRCDIR META...
  *                                       make revise, around a tangle of
@@ -445,8 +452,31 @@ static int check_kept(const char *registry, const struct nw_label *r) {
     return 0;
 }
 
-static int cmd_table(const char *srcdir, const char *registry,
-                     const struct nw_book *book) {
+/* DIR/LABEL.cu, the label's code for a slide. Returns 0, or 1 having
+ * said why not. */
+static int put_slide(const char *dir, const struct located *at, int rev) {
+    const char *base = getenv("SNIPPET_BASE");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.cu", dir, at->l->name);
+    FILE *out = fopen(path, "w");
+    if (out == NULL) {
+        nw_error(path, 0, "cannot write it");
+        return 1;
+    }
+    fprintf(out, "// %s, revision %d: %s%s%s.html#%s%s\n", at->l->name, rev,
+            base && *base ? base : "", base && *base ? "/" : "",
+            at->ch->name, at->l->name,
+            base && *base ? "" : " (unpublished: no BASE_URL)");
+    fwrite(at->code.s, 1, at->code.n, out);
+    if (fclose(out) != 0) {
+        nw_error(path, 0, "cannot write it");
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_table(const char *slides, const char *srcdir,
+                     const char *registry, const struct nw_book *book) {
     struct nw_labels reg = {NULL, 0, 0};
     if (nw_labels_from_registry(&reg, registry) != 0) {
         return 1;
@@ -472,6 +502,7 @@ static int cmd_table(const char *srcdir, const char *registry,
                 printf("%s\t%s\t%s\t%ld\t%ld\t%s.html#%s\t%d\n", at.l->name,
                        ch->name, at.root, at.first, at.last, ch->name,
                        at.l->name, l->revs[l->nrevs - 1].n);
+                status = slides && put_slide(slides, &at, l->revs[l->nrevs - 1].n);
             }
             free(at.code.s);
         }
@@ -646,6 +677,12 @@ static int cmd_fingerprint(void) {
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : "";
     int check = strcmp(cmd, "check") == 0, table = strcmp(cmd, "table") == 0;
+    const char *slides = NULL;
+    if (table && argc > 3 && strcmp(argv[2], "-o") == 0) {
+        slides = argv[3];
+        argv += 2;
+        argc -= 2;
+    }
     int keep = strcmp(cmd, "keep") == 0, revise = strcmp(cmd, "revise") == 0;
     if (strcmp(cmd, "fingerprint") == 0 && argc == 2) {
         return cmd_fingerprint() | nw_flush_stdout(kTool);
@@ -653,7 +690,7 @@ int main(int argc, char **argv) {
     if (!(check || table || keep || revise) || argc < 4 ||
         ((table || keep || revise) && argc < 5)) {
         fprintf(stderr,
-                "usage: %s check REGISTRY META... | table SRCDIR REGISTRY "
+                "usage: %s check REGISTRY META... | table [-o DIR] SRCDIR REGISTRY "
                 "META... | keep REGISTRY SRCDIR META... | revise REGISTRY "
                 "SRCDIR META... | fingerprint\n",
                 argv[0]);
@@ -666,7 +703,7 @@ int main(int argc, char **argv) {
     if (nw_book_read(&book, argv + 4, (size_t)(argc - 4)) != 0) {
         return 1;
     }
-    int status = table ? cmd_table(argv[2], argv[3], &book)
+    int status = table ? cmd_table(slides, argv[2], argv[3], &book)
                        : cmd_revise(revise, argv[2], argv[3], &book);
     nw_book_free(&book);
     return status | nw_flush_stdout(kTool);

@@ -417,19 +417,22 @@ $(B)/stamp/snippets: $(BASE_FILE)
 # make revise LABEL=blelloch-sweeps: publish the label's code as it is now
 # as its next revision, once the build has stopped on its change. The last
 # good tangle, which the stopped build left in $(B)/src, holds the code of
-# its last revision N: that is kept as $(KEPT)/LABEL@N.cu; then the chapter
-# is tangled, and the registry gets revision N+1, the new code's
-# fingerprint dated today. A new label gets its revision 1 so. It runs
-# outside the build lock, which the tangle takes; the label reaches the
+# its last revision N: that is kept as $(KEPT)/LABEL@N.cu; the book is
+# tangled apart, in a folder of its own, and the registry gets revision
+# N+1, the new code's fingerprint dated today. $(B) is left as it was, so
+# that a second label changed is revised from it in turn. A new label gets
+# its revision 1 so. It runs outside the build lock; the label reaches the
 # tool through the environment.
 .PHONY: revise
 revise: private SHELL := /bin/bash
 revise: export SNIPPET_LABEL = $(value LABEL)
-revise: $(snippets)
-	@trap 'rm -f $(KEPT)/*@*.cu.tmp' EXIT; mkdir -p $(KEPT) && \
+revise: $(snippets) $(chapter-meta) $(snippet-marks) | $(NOTANGLE_BIN)
+	@t=$$(mktemp -d) && trap 'rm -rf "$$t" $(KEPT)/*@*.cu.tmp' EXIT && mkdir -p $(KEPT) && \
 	$(snippets) keep $(REGISTRY) $(B)/src $(LINES) && \
-	$(MAKE) --no-print-directory $(B)/stamp/tangled && \
-	$(snippets) revise $(REGISTRY) $(B)/src $(LINES)
+	NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
+	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(snippets) \
+	  tools/book/tangle.sh "$$t" $(REGISTRY) $(CHAPTERS) && \
+	$(snippets) revise $(REGISTRY) "$$t/src" $(CHAPTERS:%="$$t"/meta/%.lines)
 
 # make cite LABEL=blelloch-sweeps: where a label lives. It only reads, and
 # so takes no lock: it never waits for a make or a check in the tree.

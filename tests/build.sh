@@ -354,6 +354,27 @@ elif ! tr '\n' ' ' <"$book/build/html/labels.html" |
 else
     pass "$name"
 fi
+# Two labels changed at once: each is revised in turn, from the last good
+# tangle that make revise leaves as it was.
+read -r file first last <<<"$(awk -F'\t' '$1 == "block-count" { print $3 " " $4 " " $5 }' "$book/build/snippets.tsv")"
+sed -n "${first},${last}p" "$book/build/src/$file" >"$tmp/count1"
+sed -i 's/^constexpr int kThreads = 256;$/constexpr int kThreads = 128;/' "$book/chapters/tally.nw"
+sed -i 's|    return !(x & 1);|    return (x \& 1) != 1;|' "$book/chapters/parity.nw"
+name="two labels changed at once are revised in turn"
+if mk >"$tmp/out" 2>&1; then
+    fail "$name" "the build took the changes"
+elif ! mk revise LABEL=parity-check >"$tmp/out" 2>&1 || mk >>"$tmp/out" 2>&1; then
+    fail "$name" "the first revise, or the build after it that should stop at block-count: $(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! grep -q 'published label <<block-count>> changed' "$tmp/out"; then
+    fail "$name" "the build after the first revise: $(grep -v '^  ' "$tmp/out" | head -1)"
+elif ! mk revise LABEL=block-count >"$tmp/out" 2>&1 || ! mk >>"$tmp/out" 2>&1; then
+    fail "$name" "$(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! cmp -s "$tmp/count1" "$book/chapters/labels/block-count@1.cu" ||
+     ! mk cite LABEL=block-count | grep -qx '  revision 2' || ! mk cite LABEL=parity-check | grep -qx '  revision 2'; then
+    fail "$name" "block-count's kept code or the revisions: $(grep -P '\t2\t' "$book/chapters/labels.tsv" | cut -f1 | tr '\n' ' ')"
+else
+    pass "$name"
+fi
 for f in parity.nw tally.nw labels.tsv; do cp "$tmp/$f" "$book/chapters/$f"; done
 rm -rf "$book/chapters/labels"
 

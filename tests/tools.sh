@@ -92,6 +92,10 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     SNIPPET_LABEL=blelloch-sweeps SOURCE_DATE_EPOCH=$(date -ud "$(awk -F'\t' '$1 == "blelloch-sweeps" && $2 == 1 { print $3 }' chapters/labels.tsv)" +%s) \
       "$asan/snippets" revise "$gen/reg/labels.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     grep -qxF "$(grep $'^blelloch-sweeps\t1\t' chapters/labels.tsv)" "$gen/reg/labels.tsv" 2>>"$gen/err" &&
+    mv "$gen/reg/labels/hillis-steele@1.cu.tmp" "$gen/reg/labels/hillis-steele@1.cu" &&
+    sed -i $'s/^hillis-steele\t1\t.*/&\\\nhillis-steele\t2\t2026-12-03\t0123456789abcdef/' "$gen/reg/labels.tsv" &&
+    "$asan/index-pages" revision "$gen/reg/labels.tsv" hillis-steele 1 "${metas[@]}" >"$gen/rev.md" 2>>"$gen/err" &&
+    grep -q 'as its revision 1 published it' "$gen/rev.md" 2>>"$gen/err" &&
     printf 'int  a =\n b; // c\n' | "$asan/snippets" fingerprint >/dev/null 2>>"$gen/err" &&
     "$asan/search-index" "${pages[@]}" >"$gen/index.js" 2>>"$gen/err"
     rc=$?

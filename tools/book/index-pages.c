@@ -399,8 +399,13 @@ static int cmd_revision(const char *registry, const char *label,
     long n = to_line(n_text);
     int status = 1;
     if (r == NULL || n < 1 || (size_t)n >= r->nrevs) {
-        fprintf(stderr, "%s: the registry %s has no earlier revision %s of "
-                "a label %s\n", kTool, registry, n_text, label);
+        char kept[4096];
+        fprintf(stderr, "%s: %s keeps code of revision %s of %s, which the "
+                "registry %s has no later revision of; restore the "
+                "registry's lines, or remove the file\n", kTool,
+                nw_kept_code(kept, sizeof kept, registry, label,
+                             n > 0 && n < 1000000 ? (int)n : 0),
+                n_text, label, registry);
     } else {
         char kept[4096];
         nw_kept_code(kept, sizeof kept, registry, label, (int)n);

@@ -183,7 +183,7 @@ PIPES := $(CHAPTERS:%=$(B)/meta/%.nwpipe)
 NOTEBOOKS := $(CHAPTERS:%=$(B)/notebooks/%.ipynb)
 
 # Which files and programs each chapter tangles, read from its meta file.
-ifeq ($(filter clean preview,$(MAKECMDGOALS)),)
+ifeq ($(filter clean preview revise,$(MAKECMDGOALS)),)
 include $(B)/book.mk
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
@@ -237,6 +237,16 @@ runs-of = $(foreach p,$(1),$(foreach r,$(RUNS),$(if $(filter $(p),$(call run-pro
 # yet fails no lint.
 PROGRAMS := $(strip $(COMPILED) $(foreach p,$(PROFILES) $(RUNS),$(if $(wildcard evidence/$(p)/),$(p))))
 
+# The code of each earlier revision of a published label, which the
+# registry keeps (make revise, below): $(KEPT)/LABEL@N.cu.
+KEPT := $(patsubst %.tsv,%,$(REGISTRY))
+# (A file there of a name that is no LABEL@N.cu is no revision's, and
+# reaches no recipe: a label is lowercase letters, digits and -.)
+REV_CHARS := $(filter-out _,$(NAME_CHARS)) - @
+KEPT_CODE := $(foreach f,$(wildcard $(KEPT)/*@*.cu),$(if $(call without,$(patsubst $(KEPT)/%.cu,%,$(f)),$(REV_CHARS)),,$(f)))
+# The page of each earlier revision's code, $(B)/html/LABEL@N.html.
+REVISION_PAGES := $(KEPT_CODE:$(KEPT)/%.cu=$(B)/html/%.html)
+
 # Where build/html is published: BASE_URL=https://example.org/book (one
 # setting, empty by default). With it, make cite prints each label's full
 # address, the notebooks link to the pages there, and every page names its
@@ -284,7 +294,7 @@ programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%)
 fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
-      $(B)/html/book.html \
+      $(B)/html/book.html $(REVISION_PAGES) \
       $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
@@ -330,9 +340,10 @@ $(B)/tools/%: tools/book/%.c $(B)/tools/libbook.a $(LIB_HDR) | $(B)/tools
 	$(call say,CC,$@)
 	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib $(if $(TRANSCRIPTS),-Itools/evidence) -o $@.tmp $< \
 	  $(TRANSCRIPTS) $(B)/tools/libbook.a && mv -f $@.tmp $@
-# run-md and chart read transcripts with tcheck's reader (transcript.h).
-$(run-md) $(chart): TRANSCRIPTS = $(B)/tools/transcript.o
-$(run-md) $(chart): $(B)/tools/transcript.o
+# run-md and chart read transcripts with tcheck's reader (transcript.h),
+# and snippets takes a label's fingerprint as tcheck takes a program's.
+$(run-md) $(chart) $(snippets): TRANSCRIPTS = $(B)/tools/transcript.o
+$(run-md) $(chart) $(snippets): $(B)/tools/transcript.o
 
 $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb
@@ -361,7 +372,7 @@ tangled-again = $(if $(filter-out chapters/%.nw $(REGISTRY),$(1)),$(CHAPTERS),\
                   $(patsubst chapters/%.nw,%,$(filter chapters/%.nw,$(1))))
 $(B)/stamp/tangled: $(CHAPTERS:%=chapters/%.nw) $(REGISTRY) $(LIST_CHANGED) tools/book/tangle.sh tools/book/nwsplit.awk $(NWPIPE) \
                     $(chapter-meta) $(snippet-marks) $(snippets) | $(NOTANGLE_BIN) $(B)/stamp
-	$(if $(and $(Q),$(call tangled-again,$?)),@printf '  %-7s %s\n' \
+	@$(if $(and $(Q),$(call tangled-again,$?)),printf '  %-7s %s\n' \
 	  $(foreach c,$(call tangled-again,$?),TANGLE chapters/$(c).nw))
 	$(Q)trap 'rm -f $@.start' EXIT; touch $@.start && \
 	NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
@@ -382,15 +393,46 @@ $(B)/book.mk: $(B)/stamp/tangled ;
 $(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 
 # Published labels are a public interface: each must stay where lessons
-# found it, or be retired with a replacement.
+# found it, or be retired with a replacement, and keep the code it was
+# published with: the registry records the fingerprint of each revision of
+# a label's code, and a change to the code stops the build at the label
+# (make revise publishes the next revision; KEPT holds each earlier one's
+# code).
 # The table changes only when a label or its lines do; a prose edit, which
 # moves every line of its chapter, remakes nothing that depends on it.
-$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(snippets) | $(B)/stamp
+$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(wildcard $(KEPT)) $(KEPT_CODE) \
+                     $(snippets) | $(B)/stamp
 	$(call say,INDEX,$(B)/snippets.tsv)
-	$(Q)trap 'rm -f $(B)/snippets.tsv.tmp' EXIT; \
-	$(snippets) table $(B)/src $(LINES) > $(B)/snippets.tsv.tmp; \
-	$(call update,$(B)/snippets.tsv) && touch $@
+	$(Q)trap 'rm -rf $(B)/snippets.tsv.tmp $(SLIDES).tmp' EXIT; rm -rf $(SLIDES).tmp; mkdir -p $(SLIDES).tmp; \
+	$(snippets) table -o $(SLIDES).tmp $(B)/src $(REGISTRY) $(LINES) > $(B)/snippets.tsv.tmp; \
+	$(call update,$(B)/snippets.tsv) && rm -rf $(SLIDES) && mv $(SLIDES).tmp $(SLIDES) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
+# Each label's code for a slide, $(SLIDES)/LABEL.cu: a comment line naming
+# the label, its revision and its address (at BASE_URL where it is set),
+# then the label's lines as tangled. Written with the table, all at once.
+SLIDES := $(B)/html/snippets
+$(B)/stamp/snippets: export SNIPPET_BASE = $(BASE)
+$(B)/stamp/snippets: $(BASE_FILE)
+
+# make revise LABEL=blelloch-sweeps: publish the label's code as it is now
+# as its next revision, once the build has stopped on its change. The last
+# good tangle, which the stopped build left in $(B)/src, holds the code of
+# its last revision N: that is kept as $(KEPT)/LABEL@N.cu; the book is
+# tangled apart, in a folder of its own, and the registry gets revision
+# N+1, the new code's fingerprint dated today. $(B) is left as it was, so
+# that a second label changed is revised from it in turn. A new label gets
+# its revision 1 so. It runs outside the build lock; the label reaches the
+# tool through the environment.
+.PHONY: revise
+revise: private SHELL := /bin/bash
+revise: export SNIPPET_LABEL = $(value LABEL)
+revise: $(snippets) $(chapter-meta) $(snippet-marks) | $(NOTANGLE_BIN)
+	@t=$$(mktemp -d) && trap 'rm -rf "$$t" $(KEPT)/*@*.cu.tmp' EXIT && mkdir -p $(KEPT) && \
+	$(snippets) keep $(REGISTRY) $(B)/src $(LINES) && \
+	NWPIPE=$(NWPIPE) NOWEB_LIB=$(NOWEB_LIB) NT=$(NT) CHAPTER_META=$(chapter-meta) \
+	  SNIPPET_MARKS=$(snippet-marks) SNIPPETS=$(snippets) \
+	  tools/book/tangle.sh "$$t" $(REGISTRY) $(CHAPTERS) && \
+	$(snippets) revise $(REGISTRY) "$$t/src" $(CHAPTERS:%="$$t"/meta/%.lines)
 
 # make cite LABEL=blelloch-sweeps: where a label lives. It only reads, and
 # so takes no lock: it never waits for a make or a check in the tree.
@@ -404,8 +446,8 @@ cite: $(B)/snippets.tsv
 	@awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] { found = 1; \
 	  url = ENVIRON["CITE_BASE"] != "" ? ENVIRON["CITE_BASE"] "/" $$6 : \
 	    "$(B)/html/" $$6 " (local: BASE_URL= says where build/html is published)"; \
-	  printf "%s\n  chapter  chapters/%s.nw\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n", \
-	    $$1, $$2, url, $$3, $$4, $$5 } END { exit !found }' $< || \
+	  printf "%s\n  chapter  chapters/%s.nw\n  revision %s\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n  snippet  $(SLIDES)/%s.cu\n", \
+	    $$1, $$2, $$7, url, $$3, $$4, $$5, $$1 } END { exit !found }' $< || \
 	awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] && NF == 3 { found = 1; \
 	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
 	{ echo "make cite: no label '$${CITE_LABEL}' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
@@ -692,10 +734,11 @@ PANDOC_FLAGS = --from markdown --to html5 --standalone \
 $(HIGHLIGHTED_APART): $(B)/md/highlighting.css
 # Every page names its address where the book has one.
 $(PAGES) $(B)/html/book.html $(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html \
-  $(B)/html/identifiers.html: $(BASE_FILE)
+  $(B)/html/identifiers.html $(REVISION_PAGES): $(BASE_FILE)
 # The pages pandoc highlights read the CUDA definition; a chapter's page
 # reads it through its NAME.code.html.
-$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: styles/cuda.xml
+$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
+  $(REVISION_PAGES): styles/cuda.xml
 
 # heading-links gives every heading a permalink. Without nvcc there is no
 # T4 fit to show.
@@ -732,6 +775,12 @@ $(B)/md/labels.md: $(B)/snippets.tsv $(REGISTRY) $(META) $(LIST) $(addprefix $(B
                    $(index-pages) | $(B)/md
 	$(Q)$(TRAP)$(index-pages) labels $< $(REGISTRY) $(B)/src $(META) > $@.tmp && mv -f $@.tmp $@
 
+# The page of an earlier revision of a label's code: LABEL@N, from the code
+# the registry keeps.
+$(REVISION_PAGES:$(B)/html/%.html=$(B)/md/%.md): $(B)/md/%.md: $(KEPT)/%.cu $(REGISTRY) $(META) \
+                   $(index-pages) | $(B)/md
+	$(Q)$(TRAP)$(index-pages) revision $(REGISTRY) $(subst @, ,$*) $(META) > $@.tmp && mv -f $@.tmp $@
+
 # Read from the chapters' pipelines, which follow every prose edit; the page
 # is remade only when the chunks themselves changed.
 $(B)/stamp/chunks: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
@@ -749,7 +798,8 @@ $(B)/stamp/identifiers: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B
 	$(call update,$(B)/md/identifiers.md) && touch $@
 $(B)/md/identifiers.md: $(B)/stamp/identifiers ;
 
-$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html: \
+$(B)/html/index.html $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
+  $(REVISION_PAGES): \
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/book.nav.yaml $(heading-links) styles/page.html styles/page-turn.html \
                   | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)

@@ -12,9 +12,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Every published label resolves: to a chunk on its chapter's page, and to
-# marked lines in the tangled file.
-while IFS=$'\t' read -r label chapter file first last url; do
+# marked lines in the tangled file; its code for a slide is those lines
+# under a line naming it, its revision and its address.
+base=$(cat "$B/base-url" 2>/dev/null)
+while IFS=$'\t' read -r label chapter file first last url revision; do
     [ "$label" = label ] && continue
+    now=$(awk -F'\t' -v l="$label" '$1 == l && NF == 4 { n = $2 } END { print n }' chapters/labels.tsv)
     page=$B/html/${url%%#*}
     if ! grep -q "id=\"$label\"" "$page" 2>/dev/null; then
         fail "label $label" "no id=\"$label\" on $page"
@@ -22,6 +25,13 @@ while IFS=$'\t' read -r label chapter file first last url; do
         fail "label $label" "$B/src/$file:$((first - 1)) is not its snippet marker"
     elif [ "$last" -lt "$first" ]; then
         fail "label $label" "empty line range $first-$last in $file"
+    elif [ "$revision" != "$now" ]; then
+        fail "label $label" "at revision '$revision', and the registry's last is '$now'"
+    elif ! cmp -s "$B/html/snippets/$label.cu" \
+            <(if [ -n "$base" ]; then printf '// %s, revision %s: %s/%s\n' "$label" "$revision" "$base" "$url"
+              else printf '// %s, revision %s: %s (unpublished: no BASE_URL)\n' "$label" "$revision" "$url"; fi
+              sed -n "${first},${last}p" "$B/src/$file"); then
+        fail "label $label" "$B/html/snippets/$label.cu is not its comment line and lines $first-$last of $B/src/$file"
     else
         pass "label $label ($chapter, $file:$first-$last)"
     fi
@@ -30,6 +40,7 @@ done <"$B/snippets.tsv"
 # The labels lessons already cite, each where the registry says.
 while IFS=$'\t' read -r label chapter _; do
     case $label in ''|'#'*|label) continue ;; esac
+    case $chapter in [0-9]*) continue ;; esac # a revision of its code
     if awk -F'\t' -v l="$label" -v c="$chapter" '$1 == l && $2 == c { f = 1 } END { exit !f }' "$B/snippets.tsv"; then
         pass "registered label $label"
     else

@@ -267,6 +267,117 @@ for i in 1 2 3; do
     fi
 done
 
+# A published label keeps its code. An edit of its layout and comments is
+# no change; a change of its code stops the build at the label's line; make
+# revise publishes revision 2, keeping revision 1's code, which has a page;
+# kept code that is not its revision's stops the build; and the label,
+# retired after its revision, keeps its revisions' entry and page.
+for f in parity.nw tally.nw labels.tsv; do cp "$book/chapters/$f" "$tmp/$f"; done
+line=$(grep -n '^<<parity-test>>=$' "$book/chapters/parity.nw" | cut -d: -f1)
+sed -i 's|^__host__ __device__ constexpr bool isEven(int x) { return (x & 1) == 0; }$|// Even: the lowest bit clear.\n__host__ __device__ constexpr bool isEven(int x) {\n    return (x \& 1) == 0;   /* a mask */\n}|' \
+    "$book/chapters/parity.nw"
+name="an edit of a label's layout and comments is no revision"
+if ! grep -q '/\* a mask \*/' "$book/chapters/parity.nw"; then
+    fail "$name" "the fixture's parity-test chunk is not as this test expects"
+elif mk >"$tmp/out" 2>&1 && mk cite LABEL=parity-test 2>&1 | grep -qx '  revision 1'; then
+    pass "$name"
+else
+    fail "$name" "$(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+fi
+old=$(awk -F'\t' '$1 == "parity-test" { print $3 " " $4 " " $5 }' "$book/build/snippets.tsv")
+read -r file first last <<<"$old"
+sed -n "${first},${last}p" "$book/build/src/$file" >"$tmp/rev1"
+sed -i 's|    return (x & 1) == 0;   /\* a mask \*/|    return !(x \& 1);|' "$book/chapters/parity.nw"
+expect_bad "a change of a published label's code stops the build at its line" \
+    "chapters/parity.nw:$line: the code of published label <<parity-test>> changed since revision 1, which lessons cite: make revise LABEL=parity-test publishes revision 2 and keeps revision 1's, or retire the label"
+name="make revise publishes revision 2 and keeps revision 1's code, with a page"
+kept=$book/chapters/labels/parity-test@1.cu
+if ! mk revise LABEL=parity-test >"$tmp/out" 2>&1; then
+    fail "$name" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+elif ! cmp -s "$kept" "$tmp/rev1"; then
+    fail "$name" "the kept code is not revision 1's: $(diff "$tmp/rev1" "$kept" 2>&1 | head -3 | tr '\n' ' ')"
+elif ! grep -qP '^parity-test\t2\t\d{4}-\d\d-\d\d\t[0-9a-f]{16}$' "$book/chapters/labels.tsv"; then
+    fail "$name" "the registry has no revision 2: $(grep parity-test "$book/chapters/labels.tsv" | tr '\n' ' ')"
+elif ! mk >"$tmp/out" 2>&1; then
+    fail "$name" "the build after it fails: $(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! mk cite LABEL=parity-test 2>&1 | grep -qx '  revision 2'; then
+    fail "$name" "make cite does not say revision 2"
+elif ! grep -q '/\* a mask \*/' "$book/build/html/parity-test@1.html" ||
+     grep -q '<span class="op">!(</span>' "$book/build/html/parity-test@1.html"; then
+    fail "$name" "build/html/parity-test@1.html does not show revision 1's code"
+elif ! grep -q 'href="parity-test@1.html"' "$book/build/html/labels.html" ||
+     ! grep -q '<p class="revised">This is revision 2 of the label .*href="parity-test@1.html"' "$book/build/html/parity.html"; then
+    fail "$name" "labels.html or the chapter's page does not link revision 1"
+else
+    pass "$name"
+fi
+name="a label's snippet for slides is its tangled lines under a line naming it, its revision and address"
+read -r file first last <<<"$(awk -F'\t' '$1 == "parity-test" { print $3 " " $4 " " $5 }' "$book/build/snippets.tsv")"
+snippet=$book/build/html/snippets/parity-test.cu
+if ! mk BASE_URL=https://example.org/book >"$tmp/out" 2>&1; then
+    fail "$name" "$(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! cmp -s "$snippet" <(echo '// parity-test, revision 2: https://example.org/book/parity.html#parity-test'
+                          sed -n "${first},${last}p" "$book/build/src/$file"); then
+    fail "$name" "with BASE_URL: $(head -3 "$snippet" | tr '\n' ' ')"
+elif ! mk >"$tmp/out" 2>&1 ||
+     [ "$(head -1 "$snippet")" != '// parity-test, revision 2: parity.html#parity-test (unpublished: no BASE_URL)' ]; then
+    fail "$name" "without BASE_URL: $(head -1 "$snippet")"
+elif ! mk cite LABEL=parity-test 2>&1 | grep -qx '  snippet  build/html/snippets/parity-test.cu'; then
+    fail "$name" "make cite does not name it"
+else
+    pass "$name"
+fi
+name="make revise of code that did not change says so"
+if mk revise LABEL=parity-test >"$tmp/out" 2>&1 ||
+   ! grep -qx 'snippets: the code of parity-test is that of its revision 2: nothing to revise' "$tmp/out"; then
+    fail "$name" "$(head -2 "$tmp/out" | tr '\n' ' ')"
+else
+    pass "$name"
+fi
+cp "$kept" "$tmp/kept"
+sed -i 's/== 0/!= 1/' "$kept"
+expect_bad "kept code that is not its revision's stops the build" \
+    "chapters/labels.tsv:$(grep -n "^parity-test	1	" "$book/chapters/labels.tsv" | cut -d: -f1): chapters/labels/parity-test@1.cu is not the code of revision 1 of label parity-test, whose fingerprint this line records; restore it (git checkout chapters/labels/parity-test@1.cu)"
+cp -p "$tmp/kept" "$kept"
+sed -i 's/parity-test/parity-check/g' "$book/chapters/parity.nw" "$book/chapters/tally.nw"
+sed -i 's/^parity-test\tparity$/parity-test\tparity\tparity-check\nparity-check\tparity/' "$book/chapters/labels.tsv"
+expect_bad "a new label has its code recorded before the build goes on" \
+    "chapters/parity.nw:$line: published label <<parity-check>> has no revision in the registry; make revise LABEL=parity-check records its code as revision 1"
+name="a label retired after a revision keeps its revisions' entry and page"
+if ! mk revise LABEL=parity-check >"$tmp/out" 2>&1 || ! mk >>"$tmp/out" 2>&1; then
+    fail "$name" "$(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! tr '\n' ' ' <"$book/build/html/labels.html" |
+       grep -q '<div id="parity-test" class="entry label-entry">.*Retired: its code is now.*Revision 2, of [-0-9]*; the code lessons cited before: <a href="parity-test@1.html">revision 1</a>' ||
+     ! tr '\n' ' ' <"$book/build/html/parity-test@1.html" | grep -q 'The label is retired' ||
+     ! mk cite LABEL=parity-test 2>&1 | grep -qx 'parity-test is retired; it is now parity-check'; then
+    fail "$name" "$(grep -A4 'id="parity-test"' "$book/build/html/labels.html" | tr '\n' ' ' | head -c 400)"
+else
+    pass "$name"
+fi
+# Two labels changed at once: each is revised in turn, from the last good
+# tangle that make revise leaves as it was.
+read -r file first last <<<"$(awk -F'\t' '$1 == "block-count" { print $3 " " $4 " " $5 }' "$book/build/snippets.tsv")"
+sed -n "${first},${last}p" "$book/build/src/$file" >"$tmp/count1"
+sed -i 's/^constexpr int kThreads = 256;$/constexpr int kThreads = 128;/' "$book/chapters/tally.nw"
+sed -i 's|    return !(x & 1);|    return (x \& 1) != 1;|' "$book/chapters/parity.nw"
+name="two labels changed at once are revised in turn"
+if mk >"$tmp/out" 2>&1; then
+    fail "$name" "the build took the changes"
+elif ! mk revise LABEL=parity-check >"$tmp/out" 2>&1 || mk >>"$tmp/out" 2>&1; then
+    fail "$name" "the first revise, or the build after it that should stop at block-count: $(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! grep -q 'published label <<block-count>> changed' "$tmp/out"; then
+    fail "$name" "the build after the first revise: $(grep -v '^  ' "$tmp/out" | head -1)"
+elif ! mk revise LABEL=block-count >"$tmp/out" 2>&1 || ! mk >>"$tmp/out" 2>&1; then
+    fail "$name" "$(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! cmp -s "$tmp/count1" "$book/chapters/labels/block-count@1.cu" ||
+     ! mk cite LABEL=block-count | grep -qx '  revision 2' || ! mk cite LABEL=parity-check | grep -qx '  revision 2'; then
+    fail "$name" "block-count's kept code or the revisions: $(grep -P '\t2\t' "$book/chapters/labels.tsv" | cut -f1 | tr '\n' ' ')"
+else
+    pass "$name"
+fi
+for f in parity.nw tally.nw labels.tsv; do cp "$tmp/$f" "$book/chapters/$f"; done
+rm -rf "$book/chapters/labels"
+
 # Two clean builds with -j16 are byte-identical outside build/bin: the
 # sources are as they were for the first, at the top of the file.
 rm -rf "$book/build"

@@ -25,6 +25,7 @@ scratch_book() {
 fixture_book() {
     scratch_book "$1"
     rm -f "$1"/chapters/*.nw "$1"/evidence/*.run
+    rm -rf "$1/chapters/labels"
     : >"$1/chapters/labels.tsv"
 }
 

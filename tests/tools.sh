@@ -83,7 +83,20 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" index "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/snippets" check chapters/labels.tsv "${metas[@]}" 2>>"$gen/err" &&
-    "$asan/snippets" table "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    mkdir -p "$gen/slides" &&
+    "$asan/snippets" table -o "$gen/slides" "$B/src" chapters/labels.tsv "${metas[@]}" >"$gen/snippets.tsv" 2>>"$gen/err" &&
+    cmp -s <(sort "$gen/snippets.tsv") <(sort "$B/snippets.tsv") 2>>"$gen/err" &&
+    mkdir -p "$gen/reg/labels" && grep -v $'^blelloch-sweeps\t1\t' chapters/labels.tsv >"$gen/reg/labels.tsv" &&
+    SNIPPET_LABEL=hillis-steele "$asan/snippets" keep "$gen/reg/labels.tsv" "$B/src" "${metas[@]}" 2>>"$gen/err" &&
+    [ -s "$gen/reg/labels/hillis-steele@1.cu.tmp" ] &&
+    SNIPPET_LABEL=blelloch-sweeps SOURCE_DATE_EPOCH=$(date -ud "$(awk -F'\t' '$1 == "blelloch-sweeps" && $2 == 1 { print $3 }' chapters/labels.tsv)" +%s) \
+      "$asan/snippets" revise "$gen/reg/labels.tsv" "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    grep -qxF "$(grep $'^blelloch-sweeps\t1\t' chapters/labels.tsv)" "$gen/reg/labels.tsv" 2>>"$gen/err" &&
+    mv "$gen/reg/labels/hillis-steele@1.cu.tmp" "$gen/reg/labels/hillis-steele@1.cu" &&
+    sed -i $'s/^hillis-steele\t1\t.*/&\\\nhillis-steele\t2\t2026-12-03\t0123456789abcdef/' "$gen/reg/labels.tsv" &&
+    "$asan/index-pages" revision "$gen/reg/labels.tsv" hillis-steele 1 "${metas[@]}" >"$gen/rev.md" 2>>"$gen/err" &&
+    grep -q 'as its revision 1 published it' "$gen/rev.md" 2>>"$gen/err" &&
+    printf 'int  a =\n b; // c\n' | "$asan/snippets" fingerprint >/dev/null 2>>"$gen/err" &&
     "$asan/search-index" "${pages[@]}" >"$gen/index.js" 2>>"$gen/err"
     rc=$?
     if [ "$rc" -ne 0 ]; then

@@ -178,7 +178,13 @@ sed -i 's/shared-label/renamed-label/g' "$tmp/book/chapters/one.nw"
 expect_error "make rejects a published label that disappeared" \
     "published label shared-label is no longer defined in chapters/one.nw" \
     CHAPTERS="escape one" tangle html
-printf 'shared-label\tone\trenamed-label\nrenamed-label\tone\n' >"$tmp/book/chapters/labels.tsv"
+# The replacement is at its revision 2, revision 1's code kept: its page
+# has the note of a revised label.
+mkdir -p "$tmp/book/chapters/labels"
+printf 'return 1;\n' >"$tmp/book/chapters/labels/renamed-label@1.cu"
+printf 'shared-label\tone\trenamed-label\nrenamed-label\tone\nrenamed-label\t1\t2026-12-01\t%s\nrenamed-label\t2\t2026-12-02\t%s\n' \
+    "$(printf 'return 1;\n' | "$B/tools/snippets" fingerprint)" \
+    "$(printf 'return 0;\n' | "$B/tools/snippets" fingerprint)" >"$tmp/book/chapters/labels.tsv"
 if make -s -C "$tmp/book" CHAPTERS="escape one" tangle html >"$tmp/out" 2>&1 &&
    tr '\n' ' ' <"$tmp/book/build/html/one.html" |
      grep -q '<p class="retired" id="shared-label">[^<]*<a class="chunk-cite" href="#renamed-label">[^<]*</a>\.</p> *<div id="renamed-label" class="chunk">'; then
@@ -194,6 +200,15 @@ if tr '\n' ' ' <"$tmp/book/build/html/labels.html" |
 else
     fail "labels.html has an entry for a retired label, linking its replacement" \
         "$(grep -A3 'id="shared-label"' "$tmp/book/build/html/labels.html" | head -4 | tr '\n' ' ')"
+fi
+if grep -q '<p class="revised">This is revision 2 of the label ⟨renamed-label⟩, of 2026-12-02; the code lessons cited before is kept: <a href="renamed-label@1.html">revision 1</a>' \
+     "$tmp/book/build/html/one.html" &&
+   tr '\n' ' ' <"$tmp/book/build/html/renamed-label@1.html" | grep -q 'as its revision 1 published it, on 2026-12-01' &&
+   tr '\n' ' ' <"$tmp/book/build/html/labels.html" | grep -q 'Revision 2, of 2026-12-02; the code lessons cited before: <a href="renamed-label@1.html">revision 1</a>, of 2026-12-01'; then
+    pass "a revised label's code has a note linking its earlier revision's page, and its entry lists both"
+else
+    fail "a revised label's code has a note linking its earlier revision's page, and its entry lists both" \
+        "$(grep -o '<p class="revised".*' "$tmp/book/build/html/one.html" | head -1)"
 fi
 
 # make cite only reads, and takes no lock: it answers while another make in

@@ -62,6 +62,9 @@ copy_chapter() {
     for r in $(awk -F'\t' '$1 == "label" { print $2 }' "$lines"); do
         printf 's/<<%s>>/<<%s-c%s>>/g\n' "$r" "$r" "$k" >>"$sed"
         printf '%s-c%s\t%s\n' "$r" "$k" "$name" >>"$dir/chapters/labels.tsv"
+        # Its code is its original's: so is the fingerprint of revision 1.
+        awk -F'\t' -v OFS='\t' -v l="$r" -v c="$r-c$k" '$1 == l && NF == 4 { d = $3; f = $4 }
+            END { print c, 1, d, f }' chapters/labels.tsv >>"$dir/chapters/labels.tsv"
     done
     sed -i 's/$/;/' "$sed" # one perl statement a line
     perl -p "$sed" "chapters/$src.nw" >"$dir/chapters/$name.nw"

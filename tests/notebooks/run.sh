@@ -54,7 +54,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fixture_book "$tmp/book"
 cp tests/fixtures/runs.nw tests/fixtures/tangle.nw "$tmp/book/chapters/"
-printf 'twice-used\ttangle\n' >"$tmp/book/chapters/labels.tsv"
+printf 'twice-used\ttangle\ntwice-used\t1\t2026-12-02\t%s\n' \
+    "$(printf 'x = 1;\ny = 2;\n' | "$B/tools/snippets" fingerprint)" >"$tmp/book/chapters/labels.tsv"
 cp -R tests/fixtures/evidence/. "$tmp/book/evidence/"
 here=$PWD
 # check_fixture [--no-run] CHAPTER...: check.py on the fixture book's

@@ -8,6 +8,9 @@
  * [[<<blelloch-sweeps>>]], cites that chunk: it becomes a link to a chunk of
  * this chapter or, by label, of any chapter (META lists every chapter's
  * labels). Citing a name that is neither is an error with file and line.
+ * A label the registry (chapters/labels.tsv) has at a revision past its
+ * first has a note after its first piece, linking each earlier revision's
+ * code (index-pages revision writes those pages).
  * Labels the registry (chapters/labels.tsv) marks retired from this chapter
  * keep an anchor, a short note linking to the label that replaced them:
  * right before the replacement's code where it is a chunk of this chapter,
@@ -577,6 +580,30 @@ static void put_retired(FILE *out, const struct nw_label *r, const char *href) {
             r->label, r->label, href, r->replaced_by);
 }
 
+/* After the first piece of a label this chapter publishes at a revision
+ * past its first: a note that says so and links the page of each earlier
+ * revision's code, which lessons that cited the label before showed. */
+static void put_revised(FILE *out, const struct weave *w,
+                        const struct nw_chunk *c) {
+    const struct nw_label *r = nw_labels_find(&w->registry, c->name);
+    if (c->piece != 1 || r == NULL || r->replaced_by != NULL ||
+        r->nrevs < 2 || strcmp(r->chapter, w->chapter) != 0) {
+        return;
+    }
+    const struct nw_revision *last = &r->revs[r->nrevs - 1];
+    fprintf(out, "\n```{=html}\n<p class=\"revised\">This is revision %d "
+                 "of the label \xe2\x9f\xa8%s\xe2\x9f\xa9, of %s; the code "
+                 "lessons cited before is kept:",
+            last->n, r->label, last->date);
+    for (size_t k = r->nrevs - 1; k-- > 0;) {
+        fprintf(out, "%s <a href=\"%s@%d.html\">revision %d</a>",
+                k + 2 == r->nrevs ? "" : ",", r->label, r->revs[k].n,
+                r->revs[k].n);
+    }
+    fprintf(out, " (<a href=\"labels.html#%s\">its revisions</a>).</p>\n"
+                 "```\n", r->label);
+}
+
 /* The code chunk at index: its div on the page and its line of CHUNKS.
  * Before the first piece of a chunk that replaced a label this chapter
  * retired comes that label's note, so that an old link lands at the code. */
@@ -601,6 +628,7 @@ static void weave_code(struct weave *w, size_t index, unsigned *nref) {
         weave_body(stdout, w->refs, c, nref);
     }
     weave_foot(stdout, w, index, anchor);
+    put_revised(stdout, w, c);
     nw_piece_put(w->chunks, anchor, c->piece, c->line, c->name);
 }
 

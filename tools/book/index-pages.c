@@ -2,12 +2,13 @@
  *
  * Usage:
  *   index-pages labels SNIPPETS REGISTRY SRCDIR META...   > labels.md
+ *   index-pages revision REGISTRY LABEL N META...   > LABEL@N.md
  *   index-pages chunks META...                   > chunks.md
  *   index-pages identifiers META...              > identifiers.md
  *   index-pages xref META...                     > a table, for tests
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
- * chapter, file, first, last, url), by name. The entry's id is the label
+ * chapter, file, first, last, url, revision), by name. The entry's id is the label
  * itself, so labels.html#blelloch-sweeps is the address a lesson links to;
  * the entry names the chapter, links the chunk on the chapter's page and the
  * tangled file, gives the lines, and shows the first lines of the code from
@@ -15,7 +16,14 @@
  * (chapters/labels.tsv) marks retired has an entry too, with the old label
  * as its id, so that labels.html#OLD still resolves: it says what replaced
  * it, links that label's entry, and links the old address on its chapter's
- * page, which lands at the replacement's code (chapter-md).
+ * page, which lands at the replacement's code (chapter-md). Each entry
+ * names the label's revisions, as the registry records them, with their
+ * dates, and links the page of each earlier one's code, and its code for a
+ * slide (snippets table -o writes snippets/LABEL.cu).
+ *
+ * revision: the page of the code of an earlier revision N of a label,
+ * LABEL@N.html, as the registry keeps it (chapters/labels/LABEL@N.cu):
+ * its date, the label's entry and its code now, and the code, whole.
  *
  * chunks: one entry per chunk name of every chapter: the chapter, its
  * pieces, the chunks that use it, the files it is tangled into, and its
@@ -120,6 +128,7 @@ struct label {
     long first, last;
     long line;         /* in SNIPPETS */
     char *replaced_by; /* a retired label's replacement; else NULL */
+    const struct nw_label *reg; /* its line in the registry, or NULL */
 };
 
 static int label_cmp(const void *a, const void *b) {
@@ -177,13 +186,14 @@ struct labels {
 static int snippet_line(struct labels *ls, char **fld, int n,
                         const struct nw_book *book, const char *path,
                         long lineno) {
-    long first = n == 6 ? to_line(fld[3]) : -1;
-    long last = n == 6 ? to_line(fld[4]) : -1;
-    if (n != 6 || first < 0 || last < first || !nw_is_label(fld[0]) ||
-        !nw_is_file_name(fld[2]) || title_of(book, fld[1]) == NULL) {
+    long first = n == 7 ? to_line(fld[3]) : -1;
+    long last = n == 7 ? to_line(fld[4]) : -1;
+    if (n != 7 || first < 0 || last < first || !nw_is_label(fld[0]) ||
+        !nw_is_file_name(fld[2]) || title_of(book, fld[1]) == NULL ||
+        to_line(fld[6]) < 0) {
         nw_error(path, lineno,
                  "not a snippet line of a chapter of the book "
-                 "(label, chapter, file, first, last, url)");
+                 "(label, chapter, file, first, last, url, revision)");
         return -1;
     }
     ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
@@ -196,6 +206,7 @@ static int snippet_line(struct labels *ls, char **fld, int n,
     l->last = last;
     l->line = lineno;
     l->replaced_by = NULL;
+    l->reg = NULL;
     return 0;
 }
 
@@ -211,8 +222,8 @@ static int each_snippet_line(void *ctx, char *line, long lineno) {
     if (lineno == 1 && strncmp(line, "label\t", 6) == 0) {
         return 0; /* the header */
     }
-    char *fld[7];
-    int n = nw_split_tabs(line, fld, 7);
+    char *fld[8];
+    int n = nw_split_tabs(line, fld, 8);
     r->status |= snippet_line(r->ls, fld, n, r->book, r->path, lineno);
     return 0;
 }
@@ -226,6 +237,22 @@ static int read_snippets(struct labels *ls, const char *path,
         return -1;
     }
     return r.status;
+}
+
+/* The revisions of a label's code, for its entry: its last, and a link to
+ * the page of each earlier one. Nothing where the registry has none. */
+static void put_revisions(const struct nw_label *r) {
+    if (r == NULL || r->nrevs == 0) {
+        return;
+    }
+    const struct nw_revision *last = &r->revs[r->nrevs - 1];
+    printf("Revision %d, of %s", last->n, last->date);
+    for (size_t k = r->nrevs - 1; k-- > 0;) {
+        printf("%s[revision %d](%s@%d.html), of %s",
+               k + 2 == r->nrevs ? "; the code lessons cited before: " : ", ",
+               r->revs[k].n, r->label, r->revs[k].n, r->revs[k].date);
+    }
+    printf(".\n\n");
 }
 
 /* A retired label's entry: what replaced it, and its old address. */
@@ -250,7 +277,9 @@ static void put_retired(const struct label *l, const struct nw_book *book) {
         put_url(l->chapter);
         printf(".html#%s) leads to that code", l->label);
     }
-    printf(".\n\n:::\n\n");
+    printf(".\n\n");
+    put_revisions(l->reg);
+    printf(":::\n\n");
 }
 
 /* A label's entry: its name, where it is, and its first lines. */
@@ -284,7 +313,9 @@ static int put_label(const struct label *l, const char *snippets,
     nw_put_md_code(stdout, l->file);
     printf("](src/");
     put_url(l->file);
-    printf(") lines %ld\xe2\x80\x93%ld\n\n", l->first, l->last);
+    printf(") lines %ld\xe2\x80\x93%ld; [its code for a slide]"
+           "(snippets/%s.cu){.snippet}\n\n", l->first, l->last, l->label);
+    put_revisions(l->reg);
     char attrs[64];
     snprintf(attrs, sizeof attrs,
              ".cpp .excerpt .numberLines startFrom=\"%ld\"", l->first);
@@ -301,34 +332,34 @@ static int put_label(const struct label *l, const char *snippets,
     return 0;
 }
 
-/* Adds the registry's retired labels to ls. */
-static int read_retired(struct labels *ls, const char *registry) {
-    struct nw_labels reg = {NULL, 0, 0};
-    if (nw_labels_from_registry(&reg, registry) != 0) {
-        nw_labels_free(&reg);
-        return -1;
+/* Adds the registry's retired labels to ls, and gives each label its
+ * line of the registry, reg. */
+static void read_retired(struct labels *ls, const struct nw_labels *reg) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        ls->v[i].reg = nw_labels_find(reg, ls->v[i].label);
     }
-    for (size_t i = 0; i < reg.n; ++i) {
-        if (reg.v[i].replaced_by == NULL) {
+    for (size_t i = 0; i < reg->n; ++i) {
+        if (reg->v[i].replaced_by == NULL) {
             continue;
         }
         ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
         struct label *l = &ls->v[ls->n++];
         memset(l, 0, sizeof *l);
-        l->label = nw_xstrdup(reg.v[i].label);
-        l->chapter = nw_xstrdup(reg.v[i].chapter);
-        l->replaced_by = nw_xstrdup(reg.v[i].replaced_by);
-        l->line = reg.v[i].line;
+        l->label = nw_xstrdup(reg->v[i].label);
+        l->chapter = nw_xstrdup(reg->v[i].chapter);
+        l->replaced_by = nw_xstrdup(reg->v[i].replaced_by);
+        l->line = reg->v[i].line;
+        l->reg = &reg->v[i];
     }
-    nw_labels_free(&reg);
-    return 0;
 }
 
 static int cmd_labels(const char *snippets, const char *registry,
                       const char *srcdir, const struct nw_book *book) {
     struct labels ls = {NULL, 0, 0};
+    struct nw_labels reg = {NULL, 0, 0};
     int status = read_snippets(&ls, snippets, book) != 0;
-    status |= read_retired(&ls, registry) != 0;
+    status |= nw_labels_from_registry(&reg, registry) != 0;
+    read_retired(&ls, &reg);
     if (ls.n > 1) {
         qsort(ls.v, ls.n, sizeof *ls.v, label_cmp);
     }
@@ -352,6 +383,62 @@ static int cmd_labels(const char *snippets, const char *registry,
         free(ls.v[i].replaced_by);
     }
     free(ls.v);
+    nw_labels_free(&reg);
+    return status;
+}
+
+/* The page of revision n of label: its date, where the label is now, and
+ * its code as kept. */
+static int cmd_revision(const char *registry, const char *label,
+                        const char *n_text, const struct nw_book *book) {
+    struct nw_labels reg = {NULL, 0, 0};
+    if (nw_labels_from_registry(&reg, registry) != 0) {
+        return 1;
+    }
+    const struct nw_label *r = nw_labels_find(&reg, label);
+    long n = to_line(n_text);
+    int status = 1;
+    if (r == NULL || n < 1 || (size_t)n >= r->nrevs) {
+        char kept[4096];
+        fprintf(stderr, "%s: %s keeps code of revision %s of %s, which the "
+                "registry %s has no later revision of; restore the "
+                "registry's lines, or remove the file\n", kTool,
+                nw_kept_code(kept, sizeof kept, registry, label,
+                             n > 0 && n < 1000000 ? (int)n : 0),
+                n_text, label, registry);
+    } else {
+        char kept[4096];
+        nw_kept_code(kept, sizeof kept, registry, label, (int)n);
+        char *code = nw_slurp_text(kept);
+        const struct nw_revision *v = &r->revs[n - 1];
+        const char *title = title_of(book, r->chapter);
+        if (code == NULL) {
+            nw_error(kept, 0, "cannot read the code of revision %ld of %s", n,
+                     label);
+        } else {
+            printf("---\ntitle: \"%s, revision %ld\"\n...\n\n", label, n);
+            printf("The code of the snippet label [%s](labels.html#%s) as "
+                   "its revision %ld published it, on %s, for the lessons "
+                   "that cite it. ", label, label, n, v->date);
+            if (r->replaced_by != NULL) {
+                printf("The label is retired: its code is now "
+                       "[%s](labels.html#%s).\n\n", r->replaced_by,
+                       r->replaced_by);
+            } else {
+                printf("Its code now, revision %d of %s, is in [",
+                       r->revs[r->nrevs - 1].n, r->revs[r->nrevs - 1].date);
+                nw_put_md_text(stdout, title ? title : r->chapter,
+                               NW_MD_MARKS);
+                printf("](");
+                put_url(r->chapter);
+                printf(".html#%s).\n\n", label);
+            }
+            nw_put_code_block(stdout, ".cpp .numberLines", code);
+            free(code);
+            status = 0;
+        }
+    }
+    nw_labels_free(&reg);
     return status;
 }
 
@@ -879,17 +966,19 @@ static int read_pipes(char *const *metas, const struct nw_book *book,
 
 int main(int argc, char **argv) {
     int labels = argc >= 2 && strcmp(argv[1], "labels") == 0;
+    int revision = argc >= 2 && strcmp(argv[1], "revision") == 0;
     int chunks = argc >= 2 && (strcmp(argv[1], "chunks") == 0 ||
                                 strcmp(argv[1], "identifiers") == 0 ||
                                 strcmp(argv[1], "xref") == 0);
-    int skip = labels ? 5 : 2;
-    if ((!labels && !chunks) || argc <= skip) {
+    int skip = labels || revision ? 5 : 2;
+    if ((!labels && !revision && !chunks) || argc <= skip) {
         fprintf(stderr,
                 "usage: %s labels SNIPPETS REGISTRY SRCDIR META... > labels.md\n"
+                "       %s revision REGISTRY LABEL N META... > LABEL@N.md\n"
                 "       %s chunks META... > chunks.md\n"
                 "       %s identifiers META... > identifiers.md\n"
                 "       %s xref META... > identifiers.tsv\n",
-                argv[0], argv[0], argv[0], argv[0]);
+                argv[0], argv[0], argv[0], argv[0], argv[0]);
         return 2;
     }
     struct nw_book book;
@@ -899,6 +988,8 @@ int main(int argc, char **argv) {
     int status;
     if (labels) {
         status = cmd_labels(argv[2], argv[3], argv[4], &book);
+    } else if (revision) {
+        status = cmd_revision(argv[2], argv[3], argv[4], &book);
     } else {
         struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
         status = read_pipes(argv + skip, &book, docs);

@@ -12,22 +12,53 @@
  *                                       label, [[<<label>>]], resolves;
  *                                       each "day N" of the prose names
  *                                       a chapter dayN-...
- *   snippets table SRCDIR META...       build/snippets.tsv: label, chapter,
+ *   snippets table [-o DIR] SRCDIR REGISTRY META...
+ *                                       build/snippets.tsv: label, chapter,
  *                                       tangled file, first and last line,
- *                                       URL
+ *                                       URL, revision; each label's code
+ *                                       held to the fingerprint of its
+ *                                       last revision, and each earlier
+ *                                       revision's kept code to its own.
+ *                                       With -o, each label's code for a
+ *                                       slide too, DIR/LABEL.cu: a comment
+ *                                       line naming the label, its
+ *                                       revision and its address (under
+ *                                       SNIPPET_BASE of the environment,
+ *                                       the book's BASE_URL, where set),
+ *                                       then its lines as tangled
+ *   snippets keep REGISTRY SRCDIR META...
+ *   snippets revise REGISTRY SRCDIR META...
+ *                                       make revise, around a tangle of
+ *                                       the new code: keep writes the code
+ *                                       of the label's last revision N,
+ *                                       from the last good tangle, to
+ *                                       KEPT/LABEL@N.cu.tmp; revise adds
+ *                                       revision N+1, the new code's
+ *                                       fingerprint dated today, to the
+ *                                       registry and puts the kept code in
+ *                                       place. The label is the variable
+ *                                       SNIPPET_LABEL of the environment.
+ *   snippets fingerprint                the fingerprint of the code on
+ *                                       standard input
  *
  * Each META is build/meta/CHAPTER.lines as chapter-meta wrote it, given in
- * book order; REGISTRY is chapters/labels.tsv. A label is a public name and
- * must resolve to one place.
+ * book order; REGISTRY is chapters/labels.tsv, and KEPT the folder labels/
+ * beside it (chapters/labels/), where the code of each earlier revision of
+ * a label is kept. A label is a public name and must resolve to one place,
+ * and to the code its revision was published with: a fingerprint of the
+ * code (code_fingerprint, transcript.h) that an edit of whitespace or
+ * comments leaves as it was.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "meta.h"
+#include "transcript.h"
 #include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 
 static const char kTool[] = "snippets";
 
@@ -283,17 +314,16 @@ static int find_snippet(const char *path, const char *label, long *first,
     return *last > 0 ? 0 : -1;
 }
 
-/* The line of the table for a label of ch, found in one of its roots. */
-static int put_snippet(const char *srcdir, const struct nw_chapter *ch,
-                       const struct nw_named *l) {
+/* Where a label of ch is tangled: its file root and lines. Returns 0, or
+ * 1 having said that it is in none. */
+static int locate(const char *srcdir, const struct nw_chapter *ch,
+                  const struct nw_named *l, const char **root, long *first,
+                  long *last) {
     for (size_t s = 0; s < ch->nroots; ++s) {
-        const char *root = ch->roots[s].name;
         char path[4096];
-        long first, last;
-        snprintf(path, sizeof path, "%s/%s", srcdir, root);
-        if (find_snippet(path, l->name, &first, &last) == 0) {
-            printf("%s\t%s\t%s\t%ld\t%ld\t%s.html#%s\n", l->name, ch->name,
-                   root, first, last, ch->name, l->name);
+        snprintf(path, sizeof path, "%s/%s", srcdir, ch->roots[s].name);
+        if (find_snippet(path, l->name, first, last) == 0) {
+            *root = ch->roots[s].name;
             return 0;
         }
     }
@@ -304,24 +334,365 @@ static int put_snippet(const char *srcdir, const struct nw_chapter *ch,
     return 1;
 }
 
-static int cmd_table(const char *srcdir, const struct nw_book *book) {
-    int status = 0;
-    printf("label\tchapter\tfile\tfirst\tlast\turl\n");
-    for (size_t i = 0; i < book->n; ++i) {
-        const struct nw_chapter *ch = &book->v[i];
-        for (size_t r = 0; r < ch->nlabels; ++r) {
-            status |= put_snippet(srcdir, ch, &ch->labels[r]);
+/* Lines first to last of path, each with its newline, into code. Returns
+ * 0, or 1 having said why not. */
+static int read_lines(const char *path, long first, long last,
+                      struct nw_buf *code) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot read it");
+        return 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    ssize_t n;
+    nw_buf_puts(code, "");
+    while (lineno < last && (n = getline(&line, &cap, f)) != -1) {
+        if (++lineno >= first) {
+            nw_buf_add(code, line, (size_t)n);
         }
     }
+    free(line);
+    fclose(f);
+    return 0;
+}
+
+/* A label of the book: where it is defined and tangled, and its code as
+ * tangled. */
+struct located {
+    const struct nw_chapter *ch;
+    const struct nw_named *l;
+    const char *root;
+    long first, last;
+    struct nw_buf code;
+};
+
+/* The label named name in book, tangled in srcdir. Returns 0, or 1 having
+ * said why not. */
+static int locate_label(const char *srcdir, const struct nw_book *book,
+                        const char *name, struct located *at) {
+    memset(at, 0, sizeof *at);
+    for (size_t i = 0; i < book->n && at->l == NULL; ++i) {
+        for (size_t r = 0; r < book->v[i].nlabels; ++r) {
+            if (strcmp(book->v[i].labels[r].name, name) == 0) {
+                at->ch = &book->v[i];
+                at->l = &book->v[i].labels[r];
+                break;
+            }
+        }
+    }
+    if (at->l == NULL) {
+        fprintf(stderr, "%s: no chapter of the book defines the label %s\n",
+                kTool, name);
+        return 1;
+    }
+    char path[4096];
+    if (locate(srcdir, at->ch, at->l, &at->root, &at->first, &at->last)) {
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/%s", srcdir, at->root);
+    return read_lines(path, at->first, at->last, &at->code);
+}
+
+static uint64_t fingerprint_of(const struct nw_buf *code) {
+    return code_fingerprint(code->s, code->n);
+}
+
+/* The code of published label r: that of its last revision? Returns 0, or
+ * 1 having said, at the label's line in its chapter, what to do. */
+static int check_code(const struct located *at, const struct nw_label *r) {
+    char where[4096];
+    chapter_file(where, sizeof where, at->ch->name);
+    if (r->nrevs == 0) {
+        nw_error(where, at->l->line,
+                 "published label <<%s>> has no revision in the registry; "
+                 "make revise LABEL=%s records its code as revision 1",
+                 r->label, r->label);
+        return 1;
+    }
+    const struct nw_revision *last = &r->revs[r->nrevs - 1];
+    if (fingerprint_of(&at->code) != last->fp) {
+        nw_error(where, at->l->line,
+                 "the code of published label <<%s>> changed since revision "
+                 "%d, which lessons cite: make revise LABEL=%s publishes "
+                 "revision %d and keeps revision %d's, or retire the label",
+                 r->label, last->n, r->label, last->n + 1, last->n);
+        return 1;
+    }
+    return 0;
+}
+
+/* The kept code of each revision of r but its last: there, and its
+ * revision's? Returns 0, or 1 having said which is not. */
+static int check_kept(const char *registry, const struct nw_label *r) {
+    for (size_t k = 0; k + 1 < r->nrevs; ++k) {
+        char kept[4096];
+        nw_kept_code(kept, sizeof kept, registry, r->label, r->revs[k].n);
+        size_t len;
+        char *code = nw_slurp_file(kept, &len);
+        if (code == NULL) {
+            nw_error(registry, r->revs[k + 1].line,
+                     "%s, the code of revision %d of label %s, is missing; "
+                     "restore it (git checkout %s)",
+                     kept, r->revs[k].n, r->label, kept);
+            return 1;
+        }
+        uint64_t fp = code_fingerprint(code, len);
+        free(code);
+        if (fp != r->revs[k].fp) {
+            nw_error(registry, r->revs[k].line,
+                     "%s is not the code of revision %d of label %s, whose "
+                     "fingerprint this line records; restore it (git "
+                     "checkout %s)",
+                     kept, r->revs[k].n, r->label, kept);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* DIR/LABEL.cu, the label's code for a slide. Returns 0, or 1 having
+ * said why not. */
+static int put_slide(const char *dir, const struct located *at, int rev) {
+    const char *base = getenv("SNIPPET_BASE");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.cu", dir, at->l->name);
+    FILE *out = fopen(path, "w");
+    if (out == NULL) {
+        nw_error(path, 0, "cannot write it");
+        return 1;
+    }
+    fprintf(out, "// %s, revision %d: %s%s%s.html#%s%s\n", at->l->name, rev,
+            base && *base ? base : "", base && *base ? "/" : "",
+            at->ch->name, at->l->name,
+            base && *base ? "" : " (unpublished: no BASE_URL)");
+    fwrite(at->code.s, 1, at->code.n, out);
+    if (fclose(out) != 0) {
+        nw_error(path, 0, "cannot write it");
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_table(const char *slides, const char *srcdir,
+                     const char *registry, const struct nw_book *book) {
+    struct nw_labels reg = {NULL, 0, 0};
+    if (nw_labels_from_registry(&reg, registry) != 0) {
+        return 1;
+    }
+    int status = 0;
+    printf("label\tchapter\tfile\tfirst\tlast\turl\trevision\n");
+    for (size_t i = 0; i < book->n && status == 0; ++i) {
+        const struct nw_chapter *ch = &book->v[i];
+        for (size_t r = 0; r < ch->nlabels && status == 0; ++r) {
+            struct located at;
+            const struct nw_label *l = nw_labels_find(&reg, ch->labels[r].name);
+            status = locate_label(srcdir, book, ch->labels[r].name, &at);
+            if (status == 0 && l == NULL) {
+                char where[4096];
+                nw_error(chapter_file(where, sizeof where, ch->name),
+                         ch->labels[r].line,
+                         "snippet label %s is not published in %s",
+                         ch->labels[r].name, registry);
+                status = 1;
+            }
+            status = status || check_code(&at, l);
+            if (status == 0) {
+                printf("%s\t%s\t%s\t%ld\t%ld\t%s.html#%s\t%d\n", at.l->name,
+                       ch->name, at.root, at.first, at.last, ch->name,
+                       at.l->name, l->revs[l->nrevs - 1].n);
+                status = slides && put_slide(slides, &at, l->revs[l->nrevs - 1].n);
+            }
+            free(at.code.s);
+        }
+    }
+    for (size_t i = 0; i < reg.n && status == 0; ++i) {
+        status = check_kept(registry, &reg.v[i]);
+    }
+    nw_labels_free(&reg);
     return status;
+}
+
+/* ----------------------------------------------------------------- */
+/* revise                                                              */
+
+/* Today, YYYY-MM-DD in UTC, or the day of SOURCE_DATE_EPOCH where set. */
+static void today(char date[11]) {
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    time_t t = epoch && *epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(date, 11, "%Y-%m-%d", &tm);
+}
+
+/* The registry with line added after the last of label's lines, into
+ * path.tmp. Returns 0, or 1 having said why not. */
+static int registry_with(const char *path, const char *label,
+                         const char *line) {
+    size_t len;
+    char *text = nw_slurp_file(path, &len);
+    if (text == NULL) {
+        nw_error(path, 0, "cannot read the label registry");
+        return 1;
+    }
+    size_t after = 0, llen = strlen(label);
+    for (size_t i = 0; i < len;) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - text) + 1 : len;
+        if (end - i > llen && strncmp(text + i, label, llen) == 0 &&
+            text[i + llen] == '\t') {
+            after = end;
+        }
+        i = end;
+    }
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    if (out == NULL) {
+        free(text);
+        nw_error(tmp, 0, "cannot write it");
+        return 1;
+    }
+    fwrite(text, 1, after, out);
+    if (after > 0 && text[after - 1] != '\n') {
+        fputc('\n', out);
+    }
+    fputs(line, out);
+    fwrite(text + after, 1, len - after, out);
+    free(text);
+    if (fclose(out) != 0) {
+        nw_error(tmp, 0, "cannot write it");
+        remove(tmp);
+        return 1;
+    }
+    return 0;
+}
+
+/* SNIPPET_LABEL, a published label not retired, in reg; NULL having said
+ * why not. */
+static const struct nw_label *revised(const struct nw_labels *reg,
+                                      const char *registry) {
+    const char *name = getenv("SNIPPET_LABEL");
+    if (name == NULL || *name == '\0') {
+        fprintf(stderr, "%s: name the label: make revise LABEL=name\n", kTool);
+        return NULL;
+    }
+    const struct nw_label *r = nw_labels_find(reg, name);
+    if (r == NULL || r->replaced_by != NULL) {
+        fprintf(stderr, "%s: %s %s in %s; a label is revised while a "
+                "chapter defines it\n", kTool, name,
+                r ? "is retired" : "is no published label", registry);
+        return NULL;
+    }
+    return r;
+}
+
+/* keep (new = 0) and revise (new = 1). */
+static int cmd_revise(int new, const char *registry, const char *srcdir,
+                      const struct nw_book *book) {
+    struct nw_labels reg = {NULL, 0, 0};
+    if (nw_labels_from_registry(&reg, registry) != 0) {
+        return 1;
+    }
+    const struct nw_label *r = revised(&reg, registry);
+    const struct nw_revision *last =
+        r && r->nrevs ? &r->revs[r->nrevs - 1] : NULL;
+    struct located at;
+    /* A label with no revision yet has no code to keep. */
+    int status = r == NULL || ((new || last) &&
+                               locate_label(srcdir, book, r->label, &at));
+    if (status != 0 || (!new && last == NULL)) {
+        nw_labels_free(&reg);
+        return status;
+    }
+    char kept[4096], tmp[4096 + 8];
+    nw_kept_code(kept, sizeof kept, registry, r->label, last ? last->n : 0);
+    snprintf(tmp, sizeof tmp, "%s.tmp", kept);
+    uint64_t fp = fingerprint_of(&at.code);
+    if (!new && last != NULL && fp != last->fp) {
+        fprintf(stderr, "%s: %s/%s does not hold the code of revision %d of "
+                "%s, so it cannot be kept: make revise takes it from the "
+                "last good build, the one the change stopped\n",
+                kTool, srcdir, at.root, last->n, r->label);
+        status = 1;
+    } else if (!new && last != NULL) {
+        FILE *out = fopen(tmp, "w");
+        if (out == NULL || fwrite(at.code.s, 1, at.code.n, out) != at.code.n) {
+            status = 1;
+        }
+        if ((out != NULL && fclose(out) != 0) || status) {
+            nw_error(tmp, 0, "cannot write it");
+            remove(tmp);
+            status = 1;
+        }
+    } else if (new && last != NULL && fp == last->fp) {
+        fprintf(stderr, "%s: the code of %s is that of its revision %d: "
+                "nothing to revise\n", kTool, r->label, last->n);
+        remove(tmp);
+        status = 1;
+    } else if (new) {
+        char date[11], line[256], path[4096 + 8];
+        today(date);
+        snprintf(line, sizeof line, "%s\t%d\t%s\t%016llx\n", r->label,
+                 last ? last->n + 1 : 1, date, (unsigned long long)fp);
+        snprintf(path, sizeof path, "%s.tmp", registry);
+        status = registry_with(registry, r->label, line);
+        if (status == 0 && last != NULL && rename(tmp, kept) != 0) {
+            nw_error(kept, 0, "cannot put the kept code in place");
+            remove(path);
+            status = 1;
+        }
+        if (status == 0 && rename(path, registry) != 0) {
+            nw_error(registry, 0, "cannot write it");
+            status = 1;
+        }
+        if (status == 0) {
+            printf("%s: revision %d, of %s, published", r->label,
+                   last ? last->n + 1 : 1, date);
+            if (last != NULL) {
+                printf("; the code of revision %d is kept in %s", last->n,
+                       kept);
+            }
+            printf("\n");
+        }
+    }
+    free(at.code.s);
+    nw_labels_free(&reg);
+    return status;
+}
+
+static int cmd_fingerprint(void) {
+    size_t len;
+    char *code = nw_slurp(stdin, &len);
+    if (code == NULL) {
+        fprintf(stderr, "%s: cannot read standard input\n", kTool);
+        return 1;
+    }
+    printf("%016llx\n", (unsigned long long)code_fingerprint(code, len));
+    free(code);
+    return 0;
 }
 
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : "";
-    int check = strcmp(cmd, "check") == 0;
-    if ((!check && strcmp(cmd, "table") != 0) || argc < 4) {
+    int check = strcmp(cmd, "check") == 0, table = strcmp(cmd, "table") == 0;
+    const char *slides = NULL;
+    if (table && argc > 3 && strcmp(argv[2], "-o") == 0) {
+        slides = argv[3];
+        argv += 2;
+        argc -= 2;
+    }
+    int keep = strcmp(cmd, "keep") == 0, revise = strcmp(cmd, "revise") == 0;
+    if (strcmp(cmd, "fingerprint") == 0 && argc == 2) {
+        return cmd_fingerprint() | nw_flush_stdout(kTool);
+    }
+    if (!(check || table || keep || revise) || argc < 4 ||
+        ((table || keep || revise) && argc < 5)) {
         fprintf(stderr,
-                "usage: %s check REGISTRY META... | table SRCDIR META...\n",
+                "usage: %s check REGISTRY META... | table [-o DIR] SRCDIR REGISTRY "
+                "META... | keep REGISTRY SRCDIR META... | revise REGISTRY "
+                "SRCDIR META... | fingerprint\n",
                 argv[0]);
         return 2;
     }
@@ -329,10 +700,11 @@ int main(int argc, char **argv) {
         return cmd_check(argv[2], argv + 3, argc - 3);
     }
     struct nw_book book;
-    if (nw_book_read(&book, argv + 3, (size_t)(argc - 3)) != 0) {
+    if (nw_book_read(&book, argv + 4, (size_t)(argc - 4)) != 0) {
         return 1;
     }
-    int status = cmd_table(argv[2], &book);
+    int status = table ? cmd_table(slides, argv[2], argv[3], &book)
+                       : cmd_revise(revise, argv[2], argv[3], &book);
     nw_book_free(&book);
     return status | nw_flush_stdout(kTool);
 }

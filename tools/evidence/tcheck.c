@@ -9,7 +9,7 @@
  * command where nothing else of the book is. It is also the book's one
  * reader of transcripts and expectations: built with -DTCHECK_NO_MAIN it
  * has no main, and the functions tools/evidence/transcript.h declares
- * serve the book's tools (run-md, chart).
+ * serve the book's tools (run-md, chart, snippets).
  *
  *   tcheck check [-n NAME] [-e STDERR] [-g GPU] [-o LABEL]
  *                EXPECT TRANSCRIPT_DIR OUTPUT STATUS
@@ -3402,6 +3402,72 @@ static int fp_file(struct fingerprint *fp, const char *path, const char *name,
     }
     free(code.p);
     return rc;
+}
+
+/* What a blank between two characters of code may part: 1 a word, 2 an
+ * operator, 0 neither. */
+static int token_class(char c) {
+    return is_ident(c) ? 1 : c != '\0' && strchr("+-*/%&|^!~<>=.:?#", c) ? 2 : 0;
+}
+
+/* Normalised code (normalise_code) without its layout: a line break or a
+ * blank stays only between two characters of a word, or of an operator,
+ * that would otherwise run together; a preprocessor line keeps its blanks
+ * and its line break, which mean something there. */
+static void drop_layout(const char *s, size_t n, struct buf *b) {
+    char prev = '\0'; /* the last character put, or none after a break */
+    int space = 0;
+    size_t i = 0;
+    while (i < n) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        if (s[i] == '#') {
+            if (b->n > 0 && prev != '\0') {
+                buf_add(b, "\n", 1);
+            }
+            buf_add(b, s + i, end - i);
+            buf_add(b, "\n", 1);
+            prev = '\0';
+            space = 0;
+            i = end + 1;
+            continue;
+        }
+        while (i < end) {
+            char c = s[i];
+            size_t e = i + 1;
+            if (c == ' ') {
+                space = 1;
+                i++;
+                continue;
+            }
+            if (c == '"' || (c == '\'' && !digit_separator(s, i))) {
+                e = literal_end(s, end, i, opens_raw(s, i));
+            }
+            if (space && token_class(prev) != 0 &&
+                token_class(prev) == token_class(c)) {
+                buf_add(b, " ", 1);
+            }
+            buf_add(b, s + i, e - i);
+            prev = s[e - 1];
+            space = 0;
+            i = e;
+        }
+        space = 1; /* the line break, a blank like any other */
+        i = end + 1;
+    }
+}
+
+/* transcript.h: a label's code as the book fingerprints it. */
+uint64_t code_fingerprint(const char *s, size_t n) {
+    struct buf norm = {NULL, 0, 0}, b = {NULL, 0, 0};
+    buf_add(&norm, "", 0);
+    buf_add(&b, "", 0);
+    normalise_code(s, n, &norm);
+    drop_layout(norm.p, norm.n, &b);
+    uint64_t h = fnv(kFnvBasis, b.p, b.n);
+    free(norm.p);
+    free(b.p);
+    return h;
 }
 
 /* A line of text as a part: blanks at its ends dropped, runs of them one. */

@@ -10,6 +10,7 @@
 #define TRANSCRIPT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct transcript;
 
@@ -34,5 +35,14 @@ const char *transcript_line(const struct transcript *t, size_t i, size_t *len,
 size_t transcript_offset(const struct transcript *t);
 
 void transcript_free(struct transcript *t);
+
+/* The fingerprint of C or C++ code, a snippet label's: 64-bit FNV-1a of
+ * the code normalised as tcheck normalises a program's (no comments, no
+ * blank lines, every run of blanks one blank, literals as they are), and
+ * then without its layout: a line break or a blank counts only between
+ * two characters of a word, or of an operator, that it keeps apart, and
+ * on a preprocessor line. So an edit of whitespace or comments, a line
+ * split or joined, leaves it as it was. */
+uint64_t code_fingerprint(const char *s, size_t n);
 
 #endif

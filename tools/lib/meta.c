@@ -126,6 +126,8 @@ static void labels_add(struct nw_labels *ls, const char *label,
     l->chapter = nw_xstrdup(chapter);
     l->replaced_by = replaced_by ? nw_xstrdup(replaced_by) : NULL;
     l->line = line;
+    l->revs = NULL;
+    l->nrevs = l->revs_cap = 0;
 }
 
 int nw_labels_from_meta(struct nw_labels *ls, const char *path) {
@@ -140,15 +142,63 @@ int nw_labels_from_meta(struct nw_labels *ls, const char *path) {
     return 0;
 }
 
+/* Is s n characters of which each is one of set? */
+static int all_of(const char *s, size_t n, const char *set) {
+    return strlen(s) == n && strspn(s, set) == n;
+}
+
+/* A revision line, LABEL<TAB>N<TAB>DATE<TAB>FINGERPRINT, of a label
+ * registered above it; or -1 having said what is wrong with it. */
+static int revision_line(struct nw_labels *ls, char **fld, const char *path,
+                         long lineno) {
+    const char *digits = "0123456789";
+    struct nw_label *l = (struct nw_label *)nw_labels_find(ls, fld[0]);
+    size_t nlen = strlen(fld[1]);
+    if (!nw_is_label(fld[0]) || nlen == 0 || nlen > 6 ||
+        strspn(fld[1], digits) != nlen ||
+        !(all_of(fld[2], 10, "0123456789-") && fld[2][4] == '-' &&
+          fld[2][7] == '-' && strspn(fld[2], digits) == 4) ||
+        !all_of(fld[3], 16, "0123456789abcdef")) {
+        nw_error(path, lineno,
+                 "want LABEL<TAB>N<TAB>YYYY-MM-DD<TAB>FINGERPRINT (16 hex "
+                 "digits) for a revision of a label's code");
+        return -1;
+    }
+    int n = atoi(fld[1]);
+    if (l == NULL) {
+        nw_error(path, lineno,
+                 "revision %d of label %s comes before the label's line", n,
+                 fld[0]);
+        return -1;
+    }
+    if (n != (int)l->nrevs + 1) {
+        nw_error(path, lineno, "revision %d of label %s follows revision %d; "
+                 "revisions are numbered 1, 2, ... in order",
+                 n, fld[0], (int)l->nrevs);
+        return -1;
+    }
+    l->revs = nw_grow(l->revs, &l->revs_cap, l->nrevs + 1, sizeof *l->revs);
+    struct nw_revision *r = &l->revs[l->nrevs++];
+    r->n = n;
+    memcpy(r->date, fld[2], sizeof r->date);
+    r->fp = strtoull(fld[3], NULL, 16);
+    r->line = lineno;
+    return 0;
+}
+
 /* A line of the registry, split into its n fields, or -1 having said what
  * is wrong with it. */
 static int registry_line(struct nw_labels *ls, char **fld, int n,
                          const char *path, long lineno) {
+    if (n == 4) {
+        return revision_line(ls, fld, path, lineno);
+    }
     if (n < 2 || n > 3 || !nw_is_label(fld[0]) || fld[1][0] == '\0' ||
         (n == 3 && !nw_is_label(fld[2]))) {
         nw_error(path, lineno,
-                 "want LABEL<TAB>CHAPTER, or "
-                 "LABEL<TAB>CHAPTER<TAB>REPLACEMENT for a retired label");
+                 "want LABEL<TAB>CHAPTER, "
+                 "LABEL<TAB>CHAPTER<TAB>REPLACEMENT for a retired label, or "
+                 "LABEL<TAB>N<TAB>YYYY-MM-DD<TAB>FINGERPRINT for a revision");
         return -1;
     }
     if (nw_labels_find(ls, fld[0]) != NULL) {
@@ -169,8 +219,8 @@ static int each_registry_line(void *ctx, char *line, long lineno) {
     if (line[0] == '#' || line[0] == '\n' || line[0] == '\0') {
         return 0;
     }
-    char *fld[4];
-    int n = nw_split_tabs(line, fld, 4);
+    char *fld[5];
+    int n = nw_split_tabs(line, fld, 5);
     return registry_line(r->ls, fld, n, r->path, lineno);
 }
 
@@ -191,11 +241,20 @@ const struct nw_label *nw_labels_find(const struct nw_labels *ls,
     return NULL;
 }
 
+const char *nw_kept_code(char *out, size_t size, const char *registry,
+                         const char *label, int n) {
+    const char *slash = strrchr(registry, '/');
+    int dir = slash ? (int)(slash - registry) + 1 : 0;
+    snprintf(out, size, "%.*slabels/%s@%d.cu", dir, registry, label, n);
+    return out;
+}
+
 void nw_labels_free(struct nw_labels *ls) {
     for (size_t i = 0; i < ls->n; ++i) {
         free(ls->v[i].label);
         free(ls->v[i].chapter);
         free(ls->v[i].replaced_by);
+        free(ls->v[i].revs);
     }
     free(ls->v);
     memset(ls, 0, sizeof *ls);

@@ -6,8 +6,9 @@
  *       .lines a third field, the line of the .nw file it comes from, and
  *       the labels of other chapters that the prose cites (KIND cite),
  *       and the chapters it names as "day N" (KIND day, VALUE N);
- *   chapters/labels.tsv   the label registry, kept by hand: every label the
- *       book has published, and what replaced a retired one;
+ *   chapters/labels.tsv   the label registry: every label the book has
+ *       published, what replaced a retired one, and the fingerprint and
+ *       date of each revision of a label's code (make revise adds one);
  *   build/md/NAME.chunks   chapter-md: every piece of every code chunk of
  *       the chapter, as its page shows it (anchor, piece, line, name).
  */
@@ -53,6 +54,14 @@ const struct nw_chapter *nw_book_find(const struct nw_book *book,
                                       const char *name);
 void nw_book_free(struct nw_book *book);
 
+/* A revision of a published label's code, as the registry records it. */
+struct nw_revision {
+    int n;                 /* 1, 2, ... */
+    char date[11];         /* YYYY-MM-DD, when it was published */
+    unsigned long long fp; /* code_fingerprint of its code */
+    long line;             /* of its line in the registry */
+};
+
 /* The book's labels, across chapters. */
 struct nw_label {
     char *label;
@@ -60,6 +69,8 @@ struct nw_label {
     char *replaced_by; /* registry only: the label that replaces a retired
                           one, or NULL */
     long line;         /* line in the file it was read from */
+    struct nw_revision *revs; /* registry only: its revisions, 1 first */
+    size_t nrevs, revs_cap;
 };
 
 struct nw_labels {
@@ -70,11 +81,19 @@ struct nw_labels {
 /* Adds the labels of build/meta/CHAPTER.tsv (or .lines) files. */
 int nw_labels_from_meta(struct nw_labels *ls, const char *path);
 /* Reads chapters/labels.tsv: label, chapter, and for a retired label the
- * label that replaces it. Blank lines and lines starting with # are
- * comments. Returns -1 with a message on stderr for a malformed line. */
+ * label that replaces it; after a label's line, a line for each revision
+ * of its code, LABEL<TAB>N<TAB>YYYY-MM-DD<TAB>FINGERPRINT (16 hex digits),
+ * numbered 1, 2, ... Blank lines and lines starting with # are comments.
+ * Returns -1 with a message on stderr for a malformed line. */
 int nw_labels_from_registry(struct nw_labels *ls, const char *path);
 const struct nw_label *nw_labels_find(const struct nw_labels *ls,
                                       const char *label);
+/* Where the registry at path keeps the code of revision n of label, once
+ * a later revision replaced it: the folder labels/ beside it,
+ * chapters/labels/LABEL@N.cu. Writes at most size bytes into out and
+ * returns it. */
+const char *nw_kept_code(char *out, size_t size, const char *registry,
+                         const char *label, int n);
 void nw_labels_free(struct nw_labels *ls);
 
 /* Where [[<<name>>]] in the prose of chapter (its pipeline doc) leads, as

@@ -46,7 +46,7 @@ import time
 import urllib.parse
 
 # What the pages are built from: a save of one of these builds again.
-WATCHED = ('chapters/*.nw', 'chapters/labels.tsv', 'chapters/front.md', 'styles/*', 'evidence/**')
+WATCHED = ('chapters/*.nw', 'chapters/labels.tsv', 'chapters/labels/*', 'chapters/front.md', 'styles/*', 'evidence/**')
 POLL_S = 0.25      # how often the sources are looked at
 SETTLE_S = 0.2     # a save is built once the sources stop changing for this long
 STOP_WAIT_S = 10   # how long a build may take to stop before it is killed

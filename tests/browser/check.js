@@ -19,7 +19,7 @@ const [htmlDir, shotDir, exe, contractFile] = process.argv.slice(2).map((a, i) =
 const kDesktop = { width: 1280, height: 900 };
 const kPhone = { width: 390, height: 844 };   // the narrowest common phone
 const kTablet = { width: 900, height: 900 };  // narrow: the contents behind a button
-const kLoadTimeout = 90000;                     // ms for one page to load (book.html, beside others, on a busy machine)
+const kLoadTimeout = 90000;                     // ms for one page to load, or to open from a link (book.html, beside others, on a busy machine)
 const kMinContrast = 4.5;                       // WCAG AA, for all text alike
 const kSearchTimeout = 30000;                   // ms for search to answer (its index grows with the book)
 
@@ -739,7 +739,7 @@ async function main() {
         for (const [key, to] of [['ArrowRight', order.chapters[order.chapters.indexOf(file) + 1]],
           ['ArrowLeft', file]]) {
           if (!to) continue;
-          await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/' + to), { timeout: 5000 }),
+          await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/' + to), { timeout: kLoadTimeout }),
             page.keyboard.press(key)]);
         }
       } catch (e) {
@@ -911,7 +911,7 @@ async function main() {
         const r = await searchAll(page, 'sm_75');
         const pick = r.hrefs.findIndex((h) => new URL(h).hash);
         const href = r.hrefs[pick];
-        await Promise.all([page.waitForURL((u) => u.href === href, { timeout: 5000 }),
+        await Promise.all([page.waitForURL((u) => u.href === href, { timeout: kLoadTimeout }),
           page.locator(resultLinks).nth(pick).click()]);
         await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
         await page.waitForTimeout(200);
@@ -977,7 +977,7 @@ async function main() {
         if (first !== hrefs[0] || second !== hrefs[1]) why.push(`the down arrow went to ${first}, then ${second}, not the first two results`);
         if (back !== 'search-box') why.push(`the up arrow went back to ${back}, not the box`);
         const to = new URL(hrefs[1], page.url()).href;
-        await Promise.all([page.waitForURL((u) => u.href === to, { timeout: 5000 }), page.keyboard.press('Enter')]);
+        await Promise.all([page.waitForURL((u) => u.href === to, { timeout: kLoadTimeout }), page.keyboard.press('Enter')]);
       } catch (e) {
         why.push(String(e.message || e).split('\n')[0]);
       }

@@ -368,31 +368,37 @@ struct located {
     struct nw_buf code;
 };
 
-/* The label named name in book, tangled in srcdir. Returns 0, or 1 having
- * said why not. */
-static int locate_label(const char *srcdir, const struct nw_book *book,
-                        const char *name, struct located *at) {
+/* Label l of chapter ch, tangled in srcdir, into at. Returns 0, or 1
+ * having said why not. */
+static int locate_code(const char *srcdir, const struct nw_chapter *ch,
+                       const struct nw_named *l, struct located *at) {
     memset(at, 0, sizeof *at);
-    for (size_t i = 0; i < book->n && at->l == NULL; ++i) {
-        for (size_t r = 0; r < book->v[i].nlabels; ++r) {
-            if (strcmp(book->v[i].labels[r].name, name) == 0) {
-                at->ch = &book->v[i];
-                at->l = &book->v[i].labels[r];
-                break;
-            }
-        }
-    }
-    if (at->l == NULL) {
-        fprintf(stderr, "%s: no chapter of the book defines the label %s\n",
-                kTool, name);
-        return 1;
-    }
+    at->ch = ch;
+    at->l = l;
     char path[4096];
-    if (locate(srcdir, at->ch, at->l, &at->root, &at->first, &at->last)) {
+    if (locate(srcdir, ch, l, &at->root, &at->first, &at->last)) {
         return 1;
     }
     snprintf(path, sizeof path, "%s/%s", srcdir, at->root);
     return read_lines(path, at->first, at->last, &at->code);
+}
+
+/* The label named name in book, tangled in srcdir. Returns 0, or 1 having
+ * said why not. */
+static int locate_label(const char *srcdir, const struct nw_book *book,
+                        const char *name, struct located *at) {
+    for (size_t i = 0; i < book->n; ++i) {
+        for (size_t r = 0; r < book->v[i].nlabels; ++r) {
+            if (strcmp(book->v[i].labels[r].name, name) == 0) {
+                return locate_code(srcdir, &book->v[i],
+                                   &book->v[i].labels[r], at);
+            }
+        }
+    }
+    memset(at, 0, sizeof *at);
+    fprintf(stderr, "%s: no chapter of the book defines the label %s\n",
+            kTool, name);
+    return 1;
 }
 
 static uint64_t fingerprint_of(const struct nw_buf *code) {
@@ -488,7 +494,7 @@ static int cmd_table(const char *slides, const char *srcdir,
         for (size_t r = 0; r < ch->nlabels && status == 0; ++r) {
             struct located at;
             const struct nw_label *l = nw_labels_find(&reg, ch->labels[r].name);
-            status = locate_label(srcdir, book, ch->labels[r].name, &at);
+            status = locate_code(srcdir, ch, &ch->labels[r], &at);
             if (status == 0 && l == NULL) {
                 char where[4096];
                 nw_error(chapter_file(where, sizeof where, ch->name),

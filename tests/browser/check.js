@@ -1,7 +1,7 @@
 // Opens every page of the built book in headless chromium, at a desktop
 // width and at 390 px, and prints one line per check: "PASS name",
 // "FAIL name: why", "SKIP name: why" (a known defect, named below, that
-// another change is to mend). Screenshots go to SHOTS. The book's own structure is
+// another change is to mend). With BROWSER_SHOTS=1, screenshots go to SHOTS. The book's own structure is
 // found through its classes, taken by name from CONTRACT
 // (styles/classes.tsv); no class is written out here. See run.sh.
 //
@@ -28,6 +28,13 @@ const kSearchTimeout = 30000;                   // ms for search to answer (its 
 // line of prose begins with a number and a full stop, and a wrapped
 // sentence can. A new one fails; a known one is reported as skipped.
 const kKnownListStarts = [];
+
+// Screenshots are for looking at, not tests: taken only with
+// BROWSER_SHOTS=1 (as PDFs with BROWSER_PDF=1), each one a second or more.
+const kShots = !!process.env.BROWSER_SHOTS;
+async function shot(page, name) {
+  if (kShots) await page.screenshot({ path: path.join(shotDir, name) });
+}
 
 let failed = 0;
 const pass = (name) => console.log(`PASS ${name}`);
@@ -385,7 +392,7 @@ async function main() {
       pass(`browser: following a chunk reference on ${file} (${kind}) shows the chunk`);
     }
     if (kind === 'phone') {
-      await page.screenshot({ path: path.join(shotDir, `${file.replace(/\.html$/, '')}-phone-chunk.png`) });
+      await shot(page, `${file.replace(/\.html$/, '')}-phone-chunk.png`);
     }
   }
 
@@ -432,7 +439,7 @@ async function main() {
       const c = document.querySelector(`figure, div${chunk}`);
       if (c) c.scrollIntoView();
     }, sel.chunk);
-    await page.screenshot({ path: path.join(shotDir, `${base}-dark.png`) });
+    await shot(page, `${base}-dark.png`);
     if (lum > 0.3) fail(`browser: ${file} in the dark`, `the page is light (${bg})`);
     else pass(`browser: ${file} follows a dark system setting`);
 
@@ -452,7 +459,7 @@ async function main() {
       const c = document.querySelector(`div${chunk}`);
       if (c) c.scrollIntoView();
     }, sel.chunk);
-    await page.screenshot({ path: path.join(shotDir, `${base}-print.png`) });
+    await shot(page, `${base}-print.png`);
     if (printed.hidden.length || printed.cut || printed.unbroken.length) {
       fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
     } else {
@@ -486,7 +493,7 @@ async function main() {
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
         scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
         const base = file.replace(/\.html$/, '');
-        await page.screenshot({ path: path.join(shotDir, `${base}-${kind}.png`) });
+        await shot(page, `${base}-${kind}.png`);
         // Each chart as the width has it: drawn narrow on the phone, wide
         // on the desktop (the picture's source, chart.c).
         const srcs = await page.evaluate((c) =>
@@ -500,13 +507,13 @@ async function main() {
         const chartFig = `main figure:has(img${sel.chart})`;
         if (await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
           await page.evaluate((f) => document.querySelector(f).scrollIntoView(), chartFig);
-          await page.screenshot({ path: path.join(shotDir, `${base}-${kind}-chart.png`) });
+          await shot(page, `${base}-${kind}-chart.png`);
           await page.evaluate((sf) => {
             const f = document.querySelector(sf);
             const pre = f.nextElementSibling;
             if (pre) pre.scrollIntoView();
           }, chartFig);
-          await page.screenshot({ path: path.join(shotDir, `${base}-${kind}-transcript.png`) });
+          await shot(page, `${base}-${kind}-transcript.png`);
         }
         if (kind === 'desktop') {
           await checkContrast(page, file, 'light');
@@ -668,7 +675,7 @@ async function main() {
             const r = document.querySelector(nav).getBoundingClientRect();
             return { y: window.scrollY, seen: r.height > 0 && r.top < innerHeight && r.bottom > 0 };
           }, sel.bookNav);
-          await page.screenshot({ path: path.join(shotDir, `${file.replace(/\.html$/, '')}-${size.width}-contents.png`) });
+          await shot(page, `${file.replace(/\.html$/, '')}-${size.width}-contents.png`);
           await page.click(`label${sel.navButton}`);
           await page.waitForTimeout(100);
           const y2 = await page.evaluate(() => window.scrollY);
@@ -760,7 +767,7 @@ async function main() {
         await page.fill(searchBox, 'blelloch sweeps');
         await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
         const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
-        await page.screenshot({ path: path.join(shotDir, 'search-desktop.png') });
+        await shot(page, 'search-desktop.png');
         const first = new URL(results[0]);
         const file = path.relative(htmlDir, fileURLToPath(first.href.split('#')[0]));
         const ids = idsIn(file);
@@ -782,7 +789,7 @@ async function main() {
         const after = await page.isVisible(sel.bookNav);
         await page.fill(searchBox, 'cudaMemPrefetchAsync');
         await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
-        await page.screenshot({ path: path.join(shotDir, 'search-phone.png') });
+        await shot(page, 'search-phone.png');
         if (before || !after) fail(name, before ? 'shown before the button is pressed' : 'not shown after');
         else if (problems.length) fail(name, problems[0]);
         else pass(`${name}, and search works there`);
@@ -929,7 +936,7 @@ async function main() {
           };
         }, [sel.searchHit, sel.topBar]);
         const c = await page.evaluate(contrast, kMinContrast);
-        await page.screenshot({ path: path.join(shotDir, `search-landed-${kind}.png`) });
+        await shot(page, `search-landed-${kind}.png`);
         const why = [];
         if (seen.texts.some((t) => t.toLowerCase() !== 'sm_75')) why.push(`marked: ${seen.texts.join(' ')}`);
         if (!seen.inView) why.push(`the mark at ${new URL(href).hash} is not in view (${seen.n} marks)`);

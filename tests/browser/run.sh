@@ -11,10 +11,11 @@
 # numbered list that starts past 1; the chapters, on CUDA code left
 # unhighlighted. Opening and closing the contents at 390 and 900 px must
 # keep the reader's place, and the previous and next chapter must be above
-# the text as well as below it, and the arrow keys go there. Screenshots of
-# each page at both widths (its first chart and transcript too, the
-# contents open, the chapters in the dark and in print) go to
-# build/screenshots/, and with BROWSER_PDF=1 each chapter printed to PDF.
+# the text as well as below it, and the arrow keys go there. To look at,
+# not to test: with BROWSER_SHOTS=1, screenshots of each page at both
+# widths (its first chart and transcript too, the contents open, the
+# chapters in the dark and in print) go to build/screenshots/, and with
+# BROWSER_PDF=1 each chapter printed to PDF.
 # Two pages are open at once. The pages' classes come from their contract,
 # styles/classes.tsv, by name.
 #

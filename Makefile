@@ -401,15 +401,26 @@ $(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 # The table changes only when a label or its lines do; a prose edit, which
 # moves every line of its chapter, remakes nothing that depends on it.
 $(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(wildcard $(KEPT)) $(KEPT_CODE) \
-                     $(snippets) | $(B)/stamp
+                     $(snippets) styles/snippet.html styles/cuda.xml | $(PANDOC_BIN) $(B)/stamp $(B)/md
 	$(call say,INDEX,$(B)/snippets.tsv)
 	$(Q)trap 'rm -rf $(B)/snippets.tsv.tmp $(SLIDES).tmp' EXIT; rm -rf $(SLIDES).tmp; mkdir -p $(SLIDES).tmp; \
-	$(snippets) table -o $(SLIDES).tmp $(B)/src $(REGISTRY) $(LINES) > $(B)/snippets.tsv.tmp; \
+	$(snippets) table -o $(SLIDES).tmp -c $(B)/md $(B)/src $(REGISTRY) $(LINES) > $(B)/snippets.tsv.tmp && \
+	for f in $(SLIDES).tmp/*.md; do \
+	  [ -e "$$f" ] || continue; n=$${f##*/}; n=$${n%.md}; \
+	  $(PANDOC) --from markdown --to html5 --standalone --template styles/snippet.html \
+	    --metadata pagetitle="$$n" --id-prefix="$$n-" --highlight-style pygments \
+	    --syntax-definition styles/cuda.xml "$$f" > "$${f%.md}.html" && rm -f "$$f" || exit 1; \
+	done && \
 	$(call update,$(B)/snippets.tsv) && rm -rf $(SLIDES) && mv $(SLIDES).tmp $(SLIDES) && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
+$(CHAPTERS:%=$(B)/md/%.snippets.html): $(B)/stamp/snippets ;
 # Each label's code for a slide, $(SLIDES)/LABEL.cu: a comment line naming
 # the label, its revision and its address (at BASE_URL where it is set),
-# then the label's lines as tangled. Written with the table, all at once.
+# then the label's lines as tangled; $(SLIDES)/LABEL.html, the same
+# highlighted, a fragment of HTML with its own small style
+# (styles/snippet.html) to paste into a slide. Written with the table, all
+# at once. The same text goes to each chapter's page for its labels' copy
+# controls, $(B)/md/CHAPTER.snippets.html, which changes only when it does.
 SLIDES := $(B)/html/snippets
 $(B)/stamp/snippets: export SNIPPET_BASE = $(BASE)
 $(B)/stamp/snippets: $(BASE_FILE)
@@ -446,8 +457,8 @@ cite: $(B)/snippets.tsv
 	@awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] { found = 1; \
 	  url = ENVIRON["CITE_BASE"] != "" ? ENVIRON["CITE_BASE"] "/" $$6 : \
 	    "$(B)/html/" $$6 " (local: BASE_URL= says where build/html is published)"; \
-	  printf "%s\n  chapter  chapters/%s.nw\n  revision %s\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n  snippet  $(SLIDES)/%s.cu\n", \
-	    $$1, $$2, $$7, url, $$3, $$4, $$5, $$1 } END { exit !found }' $< || \
+	  printf "%s\n  chapter  chapters/%s.nw\n  revision %s\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n  snippet  $(SLIDES)/%s.cu\n  fragment $(SLIDES)/%s.html\n", \
+	    $$1, $$2, $$7, url, $$3, $$4, $$5, $$1, $$1 } END { exit !found }' $< || \
 	awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] && NF == 3 { found = 1; \
 	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
 	{ echo "make cite: no label '$${CITE_LABEL}' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
@@ -752,11 +763,12 @@ $(B)/md/highlighting.css: | $(PANDOC_BIN) $(B)/md
 
 # The page's code is NAME.code.html, which chunk-links puts in its place.
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
-                  $(B)/md/%.refs $(B)/md/%.chunks $(chunk-links) $(heading-links) styles/page.html styles/page-turn.html \
-                  | $(PANDOC_BIN) $(B)/html
+                  $(B)/md/%.refs $(B)/md/%.chunks $(B)/md/%.snippets.html $(chunk-links) $(heading-links) \
+                  styles/page.html styles/page-turn.html | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
+	  --include-after-body=$(B)/md/$*.snippets.html \
 	  $(B)/md/$*.md $(B)/md/$*.run.md $(call FIT_MD,$*) \
 	  | $(chunk-links) -c $(B)/md/$*.code.html $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) \
 	  > $@.tmp && mv -f $@.tmp $@

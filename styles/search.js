@@ -401,9 +401,44 @@
  *   unless the focus is where the arrows already mean something (a text
  *   field, the search and its results, or a box that scrolls sideways) or
  *   a modifier is held.
+ * - A label's copy control (hidden until now) copies its code for a slide,
+ *   exactly the bytes of snippets/LABEL.cu, from the page's <template> of
+ *   it: a page opened from disk may not fetch the file.
  */
 (function () {
   'use strict';
+
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    var area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    var ok = document.execCommand('copy');
+    document.body.removeChild(area);
+    return ok ? Promise.resolve() : Promise.reject(new Error('copy refused'));
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('button[data-snippet]'), function (button) {
+    var source = document.getElementById(button.getAttribute('data-snippet'));
+    if (!source || !source.content) {
+      return;
+    }
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      copyText(source.content.textContent).then(function () {
+        button.textContent = 'copied';
+      }, function () {
+        button.textContent = 'not copied';
+      }).then(function () {
+        setTimeout(function () { button.textContent = 'copy'; }, 2000);
+      });
+    });
+  });
 
   Array.prototype.forEach.call(document.querySelectorAll('pre.transcript'), function (pre) {
     var cols = 0;

@@ -15,6 +15,14 @@ trap 'rm -rf "$tmp"' EXIT
 # marked lines in the tangled file; its code for a slide is those lines
 # under a line naming it, its revision and its address.
 base=$(cat "$B/base-url" 2>/dev/null)
+# The text of a label's highlighted fragment: a <style> of its own, nothing
+# loaded (no src or link), and the code block's text, tags taken out and
+# entities read; fails where the fragment is not so.
+fragment_text() { # FILE
+    grep -q '<style>' "$1" && ! grep -qiE '<link|<script| src=' "$1" &&
+        perl -0777 -ne 'exit 1 unless /<pre[^>]*>(.*?)<\/pre>/s; $_ = $1; s/<[^>]*>//g;
+            s/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#39;/\x27/g; s/&amp;/&/g; print' "$1"
+}
 while IFS=$'\t' read -r label chapter file first last url revision; do
     [ "$label" = label ] && continue
     now=$(awk -F'\t' -v l="$label" '$1 == l && NF == 4 { n = $2 } END { print n }' chapters/labels.tsv)
@@ -32,6 +40,9 @@ while IFS=$'\t' read -r label chapter file first last url revision; do
               else printf '// %s, revision %s: %s (unpublished: no BASE_URL)\n' "$label" "$revision" "$url"; fi
               sed -n "${first},${last}p" "$B/src/$file"); then
         fail "label $label" "$B/html/snippets/$label.cu is not its comment line and lines $first-$last of $B/src/$file"
+    elif ! frag=$(fragment_text "$B/html/snippets/$label.html") ||
+         [ "$frag" != "$(cat "$B/html/snippets/$label.cu")" ]; then
+        fail "label $label" "$B/html/snippets/$label.html is not a fragment with its own style and the text of $label.cu"
     else
         pass "label $label ($chapter, $file:$first-$last)"
     fi

@@ -658,6 +658,19 @@ class_uses "$B"/html/*.html "$tmp"/book/build/html/*.html "$tmp"/nonvcc/build/ht
 while IFS=$'\t' read -r name why; do
     if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
 done < <(check_contract "$contract" "$tmp/uses")
+# A label's fragment for a slide (styles/snippet.html) has the book's light
+# highlighting colours, each as book.css gives it.
+light_tokens() { # FILE: each --tk- colour's first value, sorted
+    grep -oE -- '--tk-[a-z]+: #[0-9a-f]+' "$1" | awk '!seen[$1]++' | sort
+}
+if [ -n "$(light_tokens styles/snippet.html)" ] &&
+   [ "$(light_tokens styles/snippet.html)" = "$(light_tokens styles/book.css)" ]; then
+    pass "the slide fragment's colours are the book's light highlighting"
+else
+    fail "the slide fragment's colours are the book's light highlighting" \
+        "$(diff <(light_tokens styles/snippet.html) <(light_tokens styles/book.css) | grep '^[<>]' | head -3 | tr '\n' ' ')"
+fi
+
 # The browser test takes its classes from the contract and writes none.
 written=$(grep -v '^ *//' tests/browser/check.js |
     grep -oE "[\"'\`][a-z0-9]*\.[A-Za-z_][A-Za-z0-9_-]*" |

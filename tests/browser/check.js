@@ -141,6 +141,7 @@ function survey(sel) {
     chapters: document.querySelectorAll(`${sel.bookNav} ${sel.bookChapters} li`).length,
     toc: !!document.querySelector(sel.pageToc),
     whole: !!document.querySelector(sel.wholeBookChapter),
+    labels: document.querySelectorAll(`template${sel.snippetText}`).length,
     title: document.title,
   };
 }
@@ -336,6 +337,8 @@ async function main() {
   }
 
   const desktop = await browser.newContext({ viewport: kDesktop, colorScheme: 'light' });
+  // The copy control's test reads what it copied.
+  await desktop.grantPermissions(['clipboard-read', 'clipboard-write']);
   const phone = await browser.newContext({ viewport: kPhone, colorScheme: 'light' });
   const tablet = await browser.newContext({ viewport: kTablet, colorScheme: 'light' });
   const dark = await browser.newContext({ viewport: kDesktop, colorScheme: 'dark' });
@@ -394,6 +397,36 @@ async function main() {
     if (kind === 'phone') {
       await shot(page, `${file.replace(/\.html$/, '')}-phone-chunk.png`);
     }
+  }
+
+  // A label's copy control: every one on the page shown (search.js shows
+  // those whose text the page holds); the middle one clicked copies
+  // exactly its file, snippets/LABEL.cu. Returns false where the page has
+  // none.
+  async function copySnippet(page, file) {
+    const name = `browser: a label's copy control on ${file} copies its snippet file`;
+    const buttons = await page.evaluate((b) => [...document.querySelectorAll(`button${b}`)]
+      .map((e) => ({ id: e.dataset.snippet, shown: !e.hidden && e.offsetParent !== null })), sel.copySnippet);
+    if (buttons.length === 0) return false;
+    const unshown = buttons.filter((b) => !b.shown).map((b) => b.id);
+    const pick = buttons[Math.floor(buttons.length / 2)];
+    const label = pick.id.replace(/^snippet:/, '');
+    const want = fs.readFileSync(path.join(htmlDir, 'snippets', `${label}.cu`), 'utf8');
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    const button = page.locator(`button${sel.copySnippet}`).nth(Math.floor(buttons.length / 2));
+    await button.scrollIntoViewIfNeeded();
+    await button.click();
+    let got = '';
+    for (let i = 0; i < 20 && got === ''; i++) {
+      await page.waitForTimeout(50);
+      got = await page.evaluate(() => navigator.clipboard.readText());
+    }
+    if (unshown.length) fail(name, `controls not shown: ${unshown.slice(0, 3).join(', ')}`);
+    else if (got !== want) {
+      const at = [...want].findIndex((c, i) => c !== got[i]);
+      fail(name, `${label}: ${got.length} characters copied, the file has ${want.length}; they part at ${at}`);
+    } else pass(`${name}: ${label}, ${want.length} characters`);
+    return true;
   }
 
   // A quoted number, reached by the keyboard, leads to the line of the
@@ -518,6 +551,9 @@ async function main() {
         if (kind === 'desktop') {
           await checkContrast(page, file, 'light');
           if (s.toc) await checkCuda(page, file);
+          if (s.toc && !s.whole && !await copySnippet(page, file) && s.labels) {
+            fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
+          }
         }
         if (s.toc && !s.whole) await followQuotes(page, file, kind);
         if (s.refs.length) await followRef(page, file, s, kind);

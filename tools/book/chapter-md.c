@@ -410,15 +410,30 @@ static void weave_docs(FILE *page, struct weave *w, const struct nw_chunk *c) {
     }
 }
 
-/* A chunk's header: its name, = or +=, and links to its other pieces. */
+/* A chunk's header: its name, = or +=, and links to its other pieces. The
+ * first piece of a label the chapter publishes has its code for a slide
+ * too: a control that copies it (search.js, from the page's <template> of
+ * it, snippets.c) and links to the file and to the highlighted fragment.
+ * Label names are [a-z0-9-]: no escaping. */
 static void weave_head(FILE *out, const struct nw_chunk *c, int pieces,
-                       const char *anchor) {
+                       const char *anchor, int published) {
     fprintf(out, "\n::: {#%s .chunk}\n```{=html}\n<div class=\"chunk-head\">",
             anchor);
     link_to(out, c->name, c->piece, "chunk-name", NULL);
     fputs(c->piece > 1 ? " <span class=\"chunk-op\">+\xe2\x89\xa1</span>"
                        : " <span class=\"chunk-op\">\xe2\x89\xa1</span>",
           out);
+    if (published) {
+        fprintf(out,
+                "<span class=\"chunk-snippet\"><button type=\"button\" "
+                "class=\"copy-snippet\" data-snippet=\"snippet:%s\" "
+                "title=\"Copy the label's code, as tangled, for a slide\" "
+                "hidden>copy</button><a href=\"snippets/%s.cu\" download "
+                "title=\"The label's code as a file\">.cu</a><a "
+                "href=\"snippets/%s.html\" title=\"The label's code "
+                "highlighted, to paste into a slide\">.html</a></span>",
+                c->name, c->name, c->name);
+    }
     fputs("<span class=\"chunk-nav\">", out);
     if (c->piece > 1) {
         link_to(out, c->name, c->piece - 1, "chunk-prev",
@@ -619,7 +634,10 @@ static void weave_code(struct weave *w, size_t index, unsigned *nref) {
             put_retired(stdout, r, href);
         }
     }
-    weave_head(stdout, c, nw_pieces(w->doc, c->name), anchor);
+    const struct nw_label *label = nw_labels_find(&w->registry, c->name);
+    weave_head(stdout, c, nw_pieces(w->doc, c->name), anchor,
+               c->piece == 1 && label != NULL && label->replaced_by == NULL &&
+                   strcmp(label->chapter, w->chapter) == 0);
     if (w->code != NULL) {
         put_code_mark(stdout, w);
         fputc('\n', stdout);

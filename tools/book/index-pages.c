@@ -313,8 +313,10 @@ static int put_label(const struct label *l, const char *snippets,
     nw_put_md_code(stdout, l->file);
     printf("](src/");
     put_url(l->file);
-    printf(") lines %ld\xe2\x80\x93%ld; [its code for a slide]"
-           "(snippets/%s.cu){.snippet}\n\n", l->first, l->last, l->label);
+    printf(") lines %ld\xe2\x80\x93%ld; its code for a slide, [as a file]"
+           "(snippets/%s.cu){.snippet download=\"\"} or [highlighted]"
+           "(snippets/%s.html){.snippet}\n\n", l->first, l->last, l->label,
+           l->label);
     put_revisions(l->reg);
     char attrs[64];
     snprintf(attrs, sizeof attrs,

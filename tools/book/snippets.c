@@ -12,7 +12,7 @@
  *                                       label, [[<<label>>]], resolves;
  *                                       each "day N" of the prose names
  *                                       a chapter dayN-...
- *   snippets table [-o DIR] SRCDIR REGISTRY META...
+ *   snippets table [-o DIR] [-c DIR] SRCDIR REGISTRY META...
  *                                       build/snippets.tsv: label, chapter,
  *                                       tangled file, first and last line,
  *                                       URL, revision; each label's code
@@ -25,7 +25,12 @@
  *                                       revision and its address (under
  *                                       SNIPPET_BASE of the environment,
  *                                       the book's BASE_URL, where set),
- *                                       then its lines as tangled
+ *                                       then its lines as tangled, and
+ *                                       DIR/LABEL.md, that text as a code
+ *                                       block for pandoc's fragment. With
+ *                                       -c, DIR/CHAPTER.snippets.html: the
+ *                                       same text for the copy controls of
+ *                                       the chapter's page
  *   snippets keep REGISTRY SRCDIR META...
  *   snippets revise REGISTRY SRCDIR META...
  *                                       make revise, around a tangle of
@@ -50,6 +55,7 @@
  * comments leaves as it was.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "escape.h"
 #include "meta.h"
 #include "transcript.h"
 #include "util.h"
@@ -458,31 +464,89 @@ static int check_kept(const char *registry, const struct nw_label *r) {
     return 0;
 }
 
-/* DIR/LABEL.cu, the label's code for a slide. Returns 0, or 1 having
- * said why not. */
-static int put_slide(const char *dir, const struct located *at, int rev) {
-    const char *base = getenv("SNIPPET_BASE");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.cu", dir, at->l->name);
-    FILE *out = fopen(path, "w");
-    if (out == NULL) {
-        nw_error(path, 0, "cannot write it");
-        return 1;
+/* Writes path from text, through path.tmp, or says why not (1). */
+static int put_file(const char *path, const char *text, size_t len) {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    int bad = out == NULL;
+    if (out != NULL) {
+        bad = fwrite(text, 1, len, out) != len;
+        bad = fclose(out) != 0 || bad;
     }
-    fprintf(out, "// %s, revision %d: %s%s%s.html#%s%s\n", at->l->name, rev,
-            base && *base ? base : "", base && *base ? "/" : "",
-            at->ch->name, at->l->name,
-            base && *base ? "" : " (unpublished: no BASE_URL)");
-    fwrite(at->code.s, 1, at->code.n, out);
-    if (fclose(out) != 0) {
+    if (bad || rename(tmp, path) != 0) {
+        remove(tmp);
         nw_error(path, 0, "cannot write it");
         return 1;
     }
     return 0;
 }
 
-static int cmd_table(const char *slides, const char *srcdir,
-                     const char *registry, const struct nw_book *book) {
+/* A label's code for a slide: the comment line naming the label, its
+ * revision and its address (under SNIPPET_BASE, where set), then its lines
+ * as tangled. The file, LABEL.cu, the copy control and the fragment's
+ * source all hold these bytes. */
+static void slide_text(struct nw_buf *b, const struct located *at, int rev) {
+    const char *base = getenv("SNIPPET_BASE");
+    int published = base != NULL && *base != '\0';
+    char line[8192];
+    snprintf(line, sizeof line, "// %s, revision %d: %s%s%s.html#%s%s\n",
+             at->l->name, rev, published ? base : "", published ? "/" : "",
+             at->ch->name, at->l->name,
+             published ? "" : " (unpublished: no BASE_URL)");
+    nw_buf_puts(b, line);
+    nw_buf_add(b, at->code.s, at->code.n);
+}
+
+/* DIR/LABEL.cu, the label's code for a slide, and DIR/LABEL.md, the
+ * Markdown that pandoc makes its highlighted fragment of (DIR/LABEL.html,
+ * styles/snippet.html): the same text as one code block, under a line that
+ * links the label's address. Returns 0, or 1 having said why not. */
+static int put_slide(const char *dir, const struct located *at,
+                     const struct nw_buf *text) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.cu", dir, at->l->name);
+    if (put_file(path, text->s, text->n) != 0) {
+        return 1;
+    }
+    const char *base = getenv("SNIPPET_BASE");
+    int published = base != NULL && *base != '\0';
+    char href[8192];
+    snprintf(href, sizeof href, "%s/%s.html#%s", published ? base : "..",
+             at->ch->name, at->l->name);
+    struct nw_buf md = {NULL, 0, 0};
+    nw_buf_puts(&md, "```{=html}\n<p class=\"cuda-snippet-source\"><a href=\"");
+    nw_buf_html(&md, href);
+    nw_buf_puts(&md, "\">\xe2\x9f\xa8");
+    nw_buf_puts(&md, at->l->name);
+    nw_buf_puts(&md, "\xe2\x9f\xa9</a></p>\n```\n\n");
+    nw_buf_code_block(&md, ".cpp", text->s);
+    snprintf(path, sizeof path, "%s/%s.md", dir, at->l->name);
+    int status = put_file(path, md.s, md.n);
+    free(md.s);
+    return status;
+}
+
+/* The text of a chapter's labels for its page's copy controls,
+ * DIR/CHAPTER.snippets.html: a <template> of each label's slide text (its
+ * id "snippet:" and the label, which no chunk anchor can be), written only
+ * where it changed, so that a page is woven again only when the code its
+ * labels copy did. Returns 0, or 1 having said why not. */
+static int put_copies(const char *dir, const char *chapter,
+                      const struct nw_buf *html) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.snippets.html", dir, chapter);
+    size_t len = 0;
+    char *was = nw_slurp_file(path, &len);
+    int same = was != NULL && len == html->n &&
+               memcmp(was, html->s ? html->s : "", len) == 0;
+    free(was);
+    return same ? 0 : put_file(path, html->s ? html->s : "", html->n);
+}
+
+static int cmd_table(const char *slides, const char *copies,
+                     const char *srcdir, const char *registry,
+                     const struct nw_book *book) {
     struct nw_labels reg = {NULL, 0, 0};
     if (nw_labels_from_registry(&reg, registry) != 0) {
         return 1;
@@ -491,6 +555,7 @@ static int cmd_table(const char *slides, const char *srcdir,
     printf("label\tchapter\tfile\tfirst\tlast\turl\trevision\n");
     for (size_t i = 0; i < book->n && status == 0; ++i) {
         const struct nw_chapter *ch = &book->v[i];
+        struct nw_buf html = {NULL, 0, 0};
         for (size_t r = 0; r < ch->nlabels && status == 0; ++r) {
             struct located at;
             const struct nw_label *l = nw_labels_find(&reg, ch->labels[r].name);
@@ -508,10 +573,20 @@ static int cmd_table(const char *slides, const char *srcdir,
                 printf("%s\t%s\t%s\t%ld\t%ld\t%s.html#%s\t%d\n", at.l->name,
                        ch->name, at.root, at.first, at.last, ch->name,
                        at.l->name, l->revs[l->nrevs - 1].n);
-                status = slides && put_slide(slides, &at, l->revs[l->nrevs - 1].n);
+                struct nw_buf text = {NULL, 0, 0};
+                slide_text(&text, &at, l->revs[l->nrevs - 1].n);
+                status = slides && put_slide(slides, &at, &text);
+                nw_buf_puts(&html, "<template class=\"snippet-text\" id=\"snippet:");
+                nw_buf_puts(&html, at.l->name);
+                nw_buf_puts(&html, "\">");
+                nw_buf_html(&html, text.s);
+                nw_buf_puts(&html, "</template>\n");
+                free(text.s);
             }
             free(at.code.s);
         }
+        status = status || (copies && put_copies(copies, ch->name, &html));
+        free(html.s);
     }
     for (size_t i = 0; i < reg.n && status == 0; ++i) {
         status = check_kept(registry, &reg.v[i]);
@@ -683,9 +758,10 @@ static int cmd_fingerprint(void) {
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : "";
     int check = strcmp(cmd, "check") == 0, table = strcmp(cmd, "table") == 0;
-    const char *slides = NULL;
-    if (table && argc > 3 && strcmp(argv[2], "-o") == 0) {
-        slides = argv[3];
+    const char *slides = NULL, *copies = NULL;
+    while (table && argc > 3 &&
+           (strcmp(argv[2], "-o") == 0 || strcmp(argv[2], "-c") == 0)) {
+        *(argv[2][1] == 'o' ? &slides : &copies) = argv[3];
         argv += 2;
         argc -= 2;
     }
@@ -696,8 +772,8 @@ int main(int argc, char **argv) {
     if (!(check || table || keep || revise) || argc < 4 ||
         ((table || keep || revise) && argc < 5)) {
         fprintf(stderr,
-                "usage: %s check REGISTRY META... | table [-o DIR] SRCDIR REGISTRY "
-                "META... | keep REGISTRY SRCDIR META... | revise REGISTRY "
+                "usage: %s check REGISTRY META... | table [-o DIR] [-c DIR] SRCDIR "
+                "REGISTRY META... | keep REGISTRY SRCDIR META... | revise REGISTRY "
                 "SRCDIR META... | fingerprint\n",
                 argv[0]);
         return 2;
@@ -709,7 +785,7 @@ int main(int argc, char **argv) {
     if (nw_book_read(&book, argv + 4, (size_t)(argc - 4)) != 0) {
         return 1;
     }
-    int status = table ? cmd_table(slides, argv[2], argv[3], &book)
+    int status = table ? cmd_table(slides, copies, argv[2], argv[3], &book)
                        : cmd_revise(revise, argv[2], argv[3], &book);
     nw_book_free(&book);
     return status | nw_flush_stdout(kTool);

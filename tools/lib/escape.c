@@ -24,16 +24,22 @@ void nw_put_dquoted(FILE *out, const char *s) {
     fputc('"', out);
 }
 
-void nw_put_html(FILE *out, const char *s) {
+void nw_buf_html(struct nw_buf *b, const char *s) {
     for (; *s; ++s) {
         switch (*s) {
-            case '&': fputs("&amp;", out); break;
-            case '<': fputs("&lt;", out); break;
-            case '>': fputs("&gt;", out); break;
-            case '"': fputs("&quot;", out); break;
-            default: fputc(*s, out); break;
+            case '&': nw_buf_puts(b, "&amp;"); break;
+            case '<': nw_buf_puts(b, "&lt;"); break;
+            case '>': nw_buf_puts(b, "&gt;"); break;
+            case '"': nw_buf_puts(b, "&quot;"); break;
+            default: nw_buf_add(b, s, 1); break;
         }
     }
+}
+
+void nw_put_html(FILE *out, const char *s) {
+    struct nw_buf b = {NULL, 0, 0};
+    nw_buf_html(&b, s);
+    nw_buf_put(out, &b);
 }
 
 void nw_buf_md_text(struct nw_buf *b, const char *s, const char *marks) {

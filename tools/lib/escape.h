@@ -45,6 +45,7 @@ void nw_put_run(FILE *out, char ch, size_t n);
 size_t nw_longest_run(const char *s, char ch);
 
 /* HTML text or an attribute value: & < > " as entities. */
+void nw_buf_html(struct nw_buf *b, const char *s);
 void nw_put_html(FILE *out, const char *s);
 
 /* s as a double-quoted string, with a backslash before each '"' and '\\':

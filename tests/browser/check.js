@@ -409,11 +409,11 @@ async function main() {
       .map((e) => ({ id: e.dataset.snippet, shown: !e.hidden && e.offsetParent !== null })), sel.copySnippet);
     if (buttons.length === 0) return false;
     const unshown = buttons.filter((b) => !b.shown).map((b) => b.id);
-    const pick = buttons[Math.floor(buttons.length / 2)];
-    const label = pick.id.replace(/^snippet:/, '');
+    const middle = Math.floor(buttons.length / 2);
+    const label = buttons[middle].id.replace(/^snippet:/, '');
     const want = fs.readFileSync(path.join(htmlDir, 'snippets', `${label}.cu`), 'utf8');
     await page.evaluate(() => navigator.clipboard.writeText(''));
-    const button = page.locator(`button${sel.copySnippet}`).nth(Math.floor(buttons.length / 2));
+    const button = page.locator(`button${sel.copySnippet}`).nth(middle);
     await button.scrollIntoViewIfNeeded();
     await button.click();
     let got = '';

@@ -482,18 +482,24 @@ static int put_file(const char *path, const char *text, size_t len) {
     return 0;
 }
 
+/* Where the book is published, SNIPPET_BASE of the environment; NULL
+ * where it is unset or empty. */
+static const char *snippet_base(void) {
+    const char *base = getenv("SNIPPET_BASE");
+    return base != NULL && *base != '\0' ? base : NULL;
+}
+
 /* A label's code for a slide: the comment line naming the label, its
  * revision and its address (under SNIPPET_BASE, where set), then its lines
  * as tangled. The file, LABEL.cu, the copy control and the fragment's
  * source all hold these bytes. */
 static void slide_text(struct nw_buf *b, const struct located *at, int rev) {
-    const char *base = getenv("SNIPPET_BASE");
-    int published = base != NULL && *base != '\0';
+    const char *base = snippet_base();
     char line[8192];
     snprintf(line, sizeof line, "// %s, revision %d: %s%s%s.html#%s%s\n",
-             at->l->name, rev, published ? base : "", published ? "/" : "",
+             at->l->name, rev, base ? base : "", base ? "/" : "",
              at->ch->name, at->l->name,
-             published ? "" : " (unpublished: no BASE_URL)");
+             base ? "" : " (unpublished: no BASE_URL)");
     nw_buf_puts(b, line);
     nw_buf_add(b, at->code.s, at->code.n);
 }
@@ -509,10 +515,9 @@ static int put_slide(const char *dir, const struct located *at,
     if (put_file(path, text->s, text->n) != 0) {
         return 1;
     }
-    const char *base = getenv("SNIPPET_BASE");
-    int published = base != NULL && *base != '\0';
+    const char *base = snippet_base();
     char href[8192];
-    snprintf(href, sizeof href, "%s/%s.html#%s", published ? base : "..",
+    snprintf(href, sizeof href, "%s/%s.html#%s", base ? base : "..",
              at->ch->name, at->l->name);
     struct nw_buf md = {NULL, 0, 0};
     nw_buf_puts(&md, "```{=html}\n<p class=\"cuda-snippet-source\"><a href=\"");

@@ -135,8 +135,27 @@ function survey(sel) {
       }
     }
   }
+  // Markdown that reached the page as text, outside code: a heading mark
+  // (pandoc joins a paragraph into one line, so a mark after other text
+  // counts too), an attribute block, noweb's [[code]] and <<name>> (not
+  // the <<<...>>> of a kernel launch).
+  const rawMarks = [];
+  const inCode = 'pre, code, script, style, math, svg, template, textarea';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    if (t.parentElement.closest(inCode)) continue;
+    const m = /(?:^|\n)[ \t]*#{1,6} |##+ |\{#|\[\[|(?:^|[^<])<<[^<>\n]+>>(?!>)/.exec(t.data);
+    if (m) rawMarks.push(`"${t.data.slice(Math.max(0, m.index - 20), m.index + 40).trim()}" in ${describe(t.parentElement)}`);
+  }
+  // A link to a program's source saves it, as the notebook's link does,
+  // rather than opening it as a page.
+  const sources = [...document.querySelectorAll('a[href]')]
+    .filter((a) => /\.(cu|cuh|cpp|h)$/.test(a.pathname));
+  const noDownload = sources.filter((a) => !a.hasAttribute('download'))
+    .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
+    rawMarks, noDownload, sources: sources.length,
     scrollWidth: document.documentElement.scrollWidth, width: w,
     chapters: document.querySelectorAll(`${sel.bookNav} ${sel.bookChapters} li`).length,
     toc: !!document.querySelector(sel.pageToc),
@@ -627,6 +646,10 @@ async function main() {
     }
     if (broken.length) fail(`browser: links on ${file}`, [...new Set(broken)].slice(0, 4).join(', '));
     else pass(`browser: links on ${file} (${s.links.length}, every file and anchor there)`);
+    if (s.rawMarks.length) fail(`browser: no raw Markdown on ${file}`, s.rawMarks.slice(0, 3).join('; '));
+    else pass(`browser: no raw Markdown on ${file} (no heading mark, {#, [[ or <<name>> outside code)`);
+    if (s.noDownload.length) fail(`browser: source links on ${file} save the file`, `no download attribute: ${[...new Set(s.noDownload)].slice(0, 3).join(', ')}`);
+    else if (s.sources) pass(`browser: source links on ${file} save the file (${s.sources}, each with a download attribute)`);
     if (s.refs.length) {
       const bad = s.refs.filter((r) => !r.isChunk || r.name !== r.text);
       if (bad.length) {

@@ -569,7 +569,7 @@ static void weave_foot(FILE *out, const struct weave *w, size_t index,
         }
     }
     if (users == 0 && nw_is_file_name(c->name)) {
-        fputs("Tangled to <a class=\"chunk-file\" href=\"src/", out);
+        fputs("Tangled to <a class=\"chunk-file\" download href=\"src/", out);
         nw_put_html(out, c->name);
         fputs("\">", out);
         nw_put_html(out, c->name);

@@ -313,7 +313,8 @@ static int put_label(const struct label *l, const char *snippets,
     nw_put_md_code(stdout, l->file);
     printf("](src/");
     put_url(l->file);
-    printf(") lines %ld\xe2\x80\x93%ld; its code for a slide, [as a file]"
+    printf("){download=\"\"} lines %ld\xe2\x80\x93%ld; its code for a slide, "
+           "[as a file]"
            "(snippets/%s.cu){.snippet download=\"\"} or [highlighted]"
            "(snippets/%s.html){.snippet}\n\n", l->first, l->last, l->label,
            l->label);
@@ -576,7 +577,7 @@ static void put_files(const struct entry *e) {
         nw_put_md_code(stdout, e->name);
         printf("](src/");
         put_url(e->name);
-        printf(").\n\n");
+        printf("){download=\"\"}.\n\n");
         return;
     }
     char *seen = nw_xcalloc(doc->n, 1);
@@ -588,7 +589,7 @@ static void put_files(const struct entry *e) {
             nw_put_md_code(stdout, doc->chunks[i].name);
             printf("](src/");
             put_url(doc->chunks[i].name);
-            printf(")");
+            printf("){download=\"\"}");
         }
     }
     fputs(files > 0 ? ".\n\n" : "\n\n", stdout);

@@ -332,7 +332,8 @@ static int show_program(int argc, char **argv, int *i, const char *charts,
     const char *line = argv[*i + 1];
     int shown;
     printf("### `%s.cu`\n\n", prog);
-    printf("[Download %s.cu](src/%s.cu). Compiled with:\n\n", prog, prog);
+    printf("[Download %s.cu](src/%s.cu){download=\"\"}. Compiled with:\n\n", prog,
+           prog);
     if (code->f != NULL) {
         ++code->n;
         printf("```{=html}\n<!--NWRUN%04u-->\n```\n", code->n);

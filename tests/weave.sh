@@ -43,6 +43,15 @@ if make -s -C "$tmp/book" CHAPTERS=escape tangle html >"$tmp/log" 2>&1; then
     else
         pass "code is escaped in the chunk index"
     fi
+    # A cut preview says how much is left and leads to the whole chunk:
+    # escape.cu has six lines, the preview four.
+    more=$(tr '\n' ' ' <"$index" | grep -o '<a [^>]*class="more"[^>]*>[^<]*</a>')
+    if [ "$(wc -l <<<"$more")" -ne 1 ] || ! grep -q 'href="escape.html#file-escape-cu"' <<<"$more" ||
+       ! grep -q '>… 2 more lines<' <<<"$more"; then
+        fail "a cut preview in the chunk index ends with a link to the rest" "${more:-no link of class more in chunks.html}"
+    else
+        pass "a cut preview in the chunk index ends with a link to the rest"
+    fi
     search=$tmp/book/build/html/search-index.js
     if grep -q '[<>]' "$search" || ! grep -q 'u003c/pre\\u003e\\u003cscript' "$search"; then
         fail "code is escaped in the search index" "a '<' in search-index.js, or the chunk is missing"

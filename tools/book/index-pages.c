@@ -668,6 +668,13 @@ static void put_entry(const struct entry *e) {
         nw_put_code_block(stdout, ".cpp .excerpt", code);
         putchar('\n');
     }
+    if (more > 0) {
+        char text[64];
+        snprintf(text, sizeof text, "\xe2\x80\xa6 %d more line%s", more,
+                 more == 1 ? "" : "s");
+        put_chunk_link(e->ch, e->name, 1, text);
+        printf("{.more}\n\n");
+    }
     free(code);
     printf(":::\n\n");
 }

@@ -19,13 +19,14 @@ scratch_book() {
         cp -Rp "${B:-build}/tools" "$1/build/"
     fi
 }
-# fixture_book DIR: the same with no chapters, labels or runs (the book's
-# runs, evidence/RUN.run, name the book's programs, which a test's own
-# chapters do not build), for a test's own chapters.
+# fixture_book DIR: the same with no chapters, labels or evidence, for a
+# test's own chapters and evidence: what its makes cost is the fixture's,
+# whatever the size of the book.
 fixture_book() {
     scratch_book "$1"
-    rm -f "$1"/chapters/*.nw "$1"/evidence/*.run
-    rm -rf "$1/chapters/labels"
+    rm -f "$1"/chapters/*.nw
+    rm -rf "$1/chapters/labels" "$1/evidence"
+    mkdir "$1/evidence"
     : >"$1/chapters/labels.tsv"
 }
 

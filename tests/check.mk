@@ -21,10 +21,11 @@ LOG := $(B)/check
 
 TOOLCHAIN_GROUPS := build tcheck weave tools claims profile
 BOOK_GROUPS := browser book programs notebooks fit
-# Run longest first, so that under -j2 the two queues end together: the
-# browser, which grows most with the book (tests/bench/growth.sh prints
-# each group's seconds), starts at once rather than after the toolchain's.
-ORDER := browser notebooks weave tools tcheck build book programs claims fit profile
+# Run longest first (tests/bench/growth.sh prints each group's seconds), so
+# that under -j2 the two queues end together: a long group started last
+# runs alone at the end while the other queue has nothing left. The
+# browser, which grows most with the book, starts at once.
+ORDER := browser weave build notebooks tcheck tools claims fit programs book profile
 GROUPS := $(filter $(if $(CHECK_CHAPTER),,$(TOOLCHAIN_GROUPS)) $(BOOK_GROUPS),$(ORDER))
 $(if $(filter-out $(ORDER),$(TOOLCHAIN_GROUPS) $(BOOK_GROUPS)),$(error tests/check.mk: ORDER lacks the group $(filter-out $(ORDER),$(TOOLCHAIN_GROUPS) $(BOOK_GROUPS))))
 

@@ -665,6 +665,9 @@ async function main() {
   // the page turns, search, the chunks' index), the same whatever the
   // chapter: make check CHAPTER=x (PAGES) leaves it to the whole check.
   if (only.length === 0) {
+    // Each check below is a job of its own: they open pages of their own,
+    // and run kConcurrency at a time, as the pages above do.
+    const tail = [];
     // Every drawing's text inside its drawing: each figure (html/fig/) and
     // each chart, wide and narrow (html/charts/), opened by itself, every
     // text's box, in the drawing's own units, within its viewBox.
@@ -679,7 +682,7 @@ async function main() {
       };
       walk(dir);
     }
-    await eachPage(drawings.sort(), async (file) => {
+    tail.push(() => eachPage(drawings.sort(), async (file) => {
       const name = `browser: ${file} keeps its text inside`;
       try {
         const { page } = await open(desktop, file);
@@ -714,11 +717,11 @@ async function main() {
       } catch (e) {
         fail(name, String(e.message || e).split('\n')[0]);
       }
-    });
+    }));
 
     // Opening the contents on a narrow screen and closing it again keeps
     // the reader's place; following a link of the page's outline closes it.
-    {
+    tail.push(async () => {
       const file = pages.find((f) => isChapter(f));
       for (const [ctx, size] of [[phone, kPhone], [tablet, kTablet]]) {
         const name = `browser: the contents at ${size.width} px keep the reader's place`;
@@ -760,12 +763,12 @@ async function main() {
         }
         await page.close();
       }
-    }
+    });
 
     // The previous and next chapter above the text as well as below it, the
     // front page's next the first chapter, and the arrow keys to go there
     // (not from a text field).
-    {
+    tail.push(async () => {
       const name = 'browser: previous and next chapter, above the text and by the arrow keys';
       const why = [];
       const chapters = pages.filter((f) => isChapter(f));
@@ -814,12 +817,12 @@ async function main() {
       await page.close();
       if (why.length) fail(name, why.join('; '));
       else pass(`${name} (${chapters.length} chapters; the front page's next is ${order.chapters[0]})`);
-    }
+    });
 
     // Search, from the box in the navigation, with no server.
     const searchBox = `${sel.search} input[type="search"]`;
     const resultLinks = `${sel.searchResults} li a`;
-    {
+    tail.push(async () => {
       const { page, problems } = await open(desktop, 'index.html');
       const name = 'browser: search finds a chunk';
       try {
@@ -838,8 +841,8 @@ async function main() {
         fail(name, problems[0] || String(e.message || e).split('\n')[0]);
       }
       await page.close();
-    }
-    {
+    });
+    tail.push(async () => {
       const { page, problems } = await open(phone, 'index.html');
       const name = `browser: the navigation opens at ${kPhone.width} px`;
       try {
@@ -856,13 +859,13 @@ async function main() {
         fail(name, problems[0] || String(e.message || e).split('\n')[0]);
       }
       await page.close();
-    }
+    });
 
     // chunks.html: a heading per chapter, in the book's order, each chunk's
     // entry under its own chapter's (its id CHAPTER--ANCHOR), and under each
     // heading the chunks' initials, each leading to the first chunk of its
     // letter in that chapter, in view.
-    {
+    tail.push(async () => {
       const name = 'browser: chunks.html by chapter, with a jump to each letter';
       const { page, problems } = await open(desktop, 'chunks.html');
       const why = [];
@@ -904,7 +907,7 @@ async function main() {
         fail(name, problems[0] || String(e.message || e).split('\n')[0]);
       }
       await page.close();
-    }
+    });
 
     // What search finds, in the desktop window: a word with '_' and its
     // parts, a flag with its dashes and '=', a CUDA call, and maths, which
@@ -936,7 +939,7 @@ async function main() {
         unmarked: [...document.querySelectorAll(`${results} li`)].filter((li) => li.querySelector('a') && !li.querySelector('mark')).length,
       }), [resultLinks, sel.searchResults]);
     }
-    {
+    tail.push(async () => {
       const { page, problems } = await open(desktop, 'index.html');
       for (const s of searches) {
         const name = `browser: search "${s.q}" finds every place`;
@@ -965,11 +968,11 @@ async function main() {
         }
       }
       await page.close();
-    }
+    });
 
     // The page a result opens marks the words searched, in both themes at
     // full contrast, and the one at the result's place is in view.
-    for (const [ctx, kind] of [[desktop, 'light'], [dark, 'dark'], [phone, 'phone']]) {
+    for (const [ctx, kind] of [[desktop, 'light'], [dark, 'dark'], [phone, 'phone']]) tail.push(async () => {
       const name = `browser: a result opens with the words marked (${kind})`;
       const { page, problems } = await open(ctx, 'index.html');
       try {
@@ -1008,11 +1011,11 @@ async function main() {
         fail(name, problems[0] || String(e.message || e).split('\n')[0]);
       }
       await page.close();
-    }
+    });
 
     // The keyboard: '/' and 's' go to the box (not while typing in it), the
     // down and up arrows through the results, Enter opens one.
-    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
+    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) tail.push(async () => {
       const name = `browser: search by the keyboard (${kind})`;
       const { page, problems } = await open(ctx, pages.find((f) => isChapter(f)));
       const focused = () => page.evaluate(() => {
@@ -1051,8 +1054,9 @@ async function main() {
       if (why.length) fail(name, why.join('; '));
       else pass(`${name}: "/" and "s" focus the box, the arrows go through the results and back, Enter opens the second`);
       await page.close();
-    }
+    });
 
+    await eachPage(tail, (job) => job());
   }
   await browser.close();
   process.exit(failed);

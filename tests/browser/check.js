@@ -156,6 +156,13 @@ function survey(sel) {
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
     rawMarks, noDownload, sources: sources.length,
+    // The page turns above the title ("prev next", sorted).
+    turnsAbove: (() => {
+      const title = document.querySelector('main h1');
+      return !title ? '' : [...document.querySelectorAll('main a[rel~="prev"], main a[rel~="next"]')]
+        .filter((a) => a.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING)
+        .map((a) => a.rel).sort().join(' ');
+    })(),
     scrollWidth: document.documentElement.scrollWidth, width: w,
     chapters: document.querySelectorAll(`${sel.bookNav} ${sel.bookChapters} li`).length,
     toc: !!document.querySelector(sel.pageToc),
@@ -362,11 +369,11 @@ async function main() {
   const tablet = await browser.newContext({ viewport: kTablet, colorScheme: 'light' });
   const dark = await browser.newContext({ viewport: kDesktop, colorScheme: 'dark' });
 
-  // Each page is opened three times: on the desktop and at 390 px, light,
-  // and on the desktop in the dark, which is then printed. Each opening
-  // does every check its window and theme allow, and last what changes the
-  // page (following a chunk reference); the ids of each page are kept for
-  // the link check.
+  // Each page is opened twice: on the desktop and at 390 px, light; the
+  // desktop window is then turned dark (the system's colour scheme,
+  // emulated) and printed. Each opening does every check its window and
+  // theme allow, what changes the page (following a chunk reference) after
+  // the light checks; the ids of each page are kept for the link check.
   const idsOf = new Map();
   // The ids of a page: as the browser found them where it opened the page,
   // else (a page PAGES leaves out) as its file writes them.
@@ -576,6 +583,14 @@ async function main() {
         }
         if (s.toc && !s.whole) await followQuotes(page, file, kind);
         if (s.refs.length) await followRef(page, file, s, kind);
+        // The same window in the dark, as the system's setting would have
+        // it (the dark window's colour scheme, without loading it again),
+        // then printed.
+        if (kind === 'desktop') {
+          await page.emulateMedia({ colorScheme: 'dark' });
+          await checkContrast(page, file, 'dark');
+          if (s.toc) await darkAndPrint(page, file);
+        }
         await page.close();
       }
       const s = surveys.get(file);
@@ -585,13 +600,6 @@ async function main() {
       if (s.images.length) shape.push(`images that did not load: ${s.images.slice(0, 3).join(', ')}`);
       if (s.chapters === 0) shape.push('no table of contents in the navigation');
 
-      const { page, problems } = await open(dark, file);
-      for (const p of problems) {
-        if (!loads.includes(p)) loads.push(p);
-      }
-      await checkContrast(page, file, 'dark');
-      if (s.toc) await darkAndPrint(page, file);
-      await page.close();
     } catch (e) {
       loads.push(String(e.message || e).split('\n')[0]);
     }
@@ -785,17 +793,10 @@ async function main() {
         why.push(`the front page's next is ${order.next}, not ${order.chapters[0]}`);
       }
       for (const file of chapters) {
-        const { page } = await open(desktop, file);
-        const top = await page.evaluate(() => {
-          const title = document.querySelector('main h1');
-          const links = [...document.querySelectorAll('main a[rel~="prev"], main a[rel~="next"]')];
-          return links.filter((a) => a.compareDocumentPosition(title) & Node.DOCUMENT_POSITION_FOLLOWING)
-            .map((a) => a.rel).sort().join(' ');
-        });
+        const top = surveys.get(file).turnsAbove; // as the desktop window had it
         const i = order.chapters.indexOf(file);
         const want = [i > 0 ? 'prev' : null, i < order.chapters.length - 1 ? 'next' : null].filter(Boolean).sort().join(' ');
         if (top !== want) why.push(`${file}: above the title "${top}", not "${want}"`);
-        await page.close();
       }
       const file = order.chapters[1] || order.chapters[0];
       const { page } = await open(desktop, file);

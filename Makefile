@@ -591,7 +591,7 @@ $(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas 
 
 # --- Weave -----------------------------------------------------------------
 
-# Prose cites chunks as [[<<label>>]]; nwweave resolves labels across the
+# Prose cites chunks as [[<<label>>]]; chapter-md resolves labels across the
 # book (META) and keeps anchors for labels the registry marks retired.
 # A quote, [[=spmv.warp_ms]], becomes its value, read from every values file
 # in $(B)/values (tools/lib/quote.h says how): those the evidence makes
@@ -675,7 +675,7 @@ $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/
 	$(call update,$(B)/md/$*.run.code.md) && mv -f $@.tmp $@
 $(B)/md/%.run.code.md: $(B)/md/%.run.md ;
 
-# A chart of the values a transcript recorded, drawn at build time: evchart
+# A chart of the values a transcript recorded, drawn at build time: chart
 # finds them as evidence/PROG.chart says and writes a gnuplot script and the
 # figure's Markdown; gnuplot draws the SVG.
 $(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(chart)

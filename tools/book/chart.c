@@ -513,7 +513,7 @@ static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
     }
     int width = (int)longest * 8 + 460;
     width = width < kWidth ? kWidth : width;
-    printf("# Drawn by evchart from %s and the transcript; do not edit.\n",
+    printf("# Drawn by chart from %s and the transcript; do not edit.\n",
            sp->path);
     printf("set terminal svg size %d,%d dynamic font \"sans,13\" "
            "background rgb \"white\"\n", width, height);
@@ -686,7 +686,7 @@ static void narrow(const struct spec *sp, const struct recording *t) {
     int sl = wrap(subtext, kNarrowSub, sub, kLines);
     int top = 12 + kTitleStep * tl + kSubStep * sl + 16;
     int height = top + kNarrowRow * sp->n + kAxis;
-    printf("# Drawn by evchart from %s and the transcript; do not edit.\n",
+    printf("# Drawn by chart from %s and the transcript; do not edit.\n",
            sp->path);
     printf("set terminal svg size %d,%d dynamic font \"sans,13\" "
            "background rgb \"white\"\n", kNarrowWidth, height);
@@ -739,18 +739,6 @@ static void caption(const struct spec *sp, const struct recording *t,
                            "reference, " : "", ref ? ref : "");
 }
 
-/* An image's address: what is not safe in a URL is percent-encoded. */
-static void put_url(const char *image) {
-    for (const char *s = image; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (isalnum(c) || strchr("-_.~/", c) != NULL) {
-            putchar(c);
-        } else {
-            printf("%%%02X", c);
-        }
-    }
-}
-
 static void figure(const struct spec *sp, const struct recording *t,
                    const char *image, const char *narrow_image) {
     char text[6 * kMaxText];
@@ -758,9 +746,9 @@ static void figure(const struct spec *sp, const struct recording *t,
     /* A phone's width, as the style sheet has it; in print the wide one. */
     printf("```{=html}\n<figure>\n<picture>\n"
            "<source media=\"screen and (max-width: 45.99rem)\" srcset=\"");
-    put_url(narrow_image);
+    nw_put_url(stdout, narrow_image, "/");
     printf("\">\n<img src=\"");
-    put_url(image);
+    nw_put_url(stdout, image, "/");
     printf("\" class=\"chart\" alt=\"");
     nw_put_html(stdout, text);
     printf("\">\n</picture>\n<figcaption aria-hidden=\"true\">");

@@ -75,18 +75,6 @@ enum { kLabelExcerpt = 8, kChunkExcerpt = 4 };
 /* ----------------------------------------------------------------- */
 /* Escaping                                                            */
 
-/* An address part: unreserved characters as they are, the rest as %XX. */
-static void put_url(const char *s) {
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-            putchar(c);
-        } else {
-            printf("%%%02X", c);
-        }
-    }
-}
-
 /* An identifier pandoc takes in {#...}: letters, digits, - _ . and the
  * rest as '-'. */
 static void put_ident(const char *s) {
@@ -260,7 +248,7 @@ static void put_retired(const struct label *l, const struct nw_book *book) {
     const char *title = title_of(book, l->chapter);
     printf("::: {#%s .entry .label-entry}\n[%s](", l->label, l->label);
     if (title != NULL) {
-        put_url(l->chapter);
+        nw_put_url(stdout, l->chapter, "");
         printf(".html#%s", l->label);
     } else {
         printf("#%s", l->replaced_by);
@@ -274,7 +262,7 @@ static void put_retired(const struct label *l, const struct nw_book *book) {
         printf(", and its old address in [");
         nw_put_md_text(stdout, title, NW_MD_MARKS);
         printf("](");
-        put_url(l->chapter);
+        nw_put_url(stdout, l->chapter, "");
         printf(".html#%s) leads to that code", l->label);
     }
     printf(".\n\n");
@@ -301,18 +289,18 @@ static int put_label(const struct label *l, const char *snippets,
     }
     printf("::: {#%s .entry .label-entry}\n", l->label);
     printf("[%s](", l->label);
-    put_url(l->chapter);
+    nw_put_url(stdout, l->chapter, "");
     printf(".html#%s){.entry-name} [#](#%s){.permalink "
            "aria-label=\"Link to this entry\"}\n\n",
            l->label, l->label);
     printf("In [");
     nw_put_md_text(stdout, title_of(book, l->chapter), NW_MD_MARKS);
     printf("](");
-    put_url(l->chapter);
+    nw_put_url(stdout, l->chapter, "");
     printf(".html), [");
     nw_put_md_code(stdout, l->file);
     printf("](src/");
-    put_url(l->file);
+    nw_put_url(stdout, l->file, "");
     printf("){download=\"\"} lines %ld\xe2\x80\x93%ld; its code for a slide, "
            "[as a file]"
            "(snippets/%s.cu){.snippet download=\"\"} or [highlighted]"
@@ -327,7 +315,7 @@ static int put_label(const struct label *l, const char *snippets,
     if (lines > shown) {
         printf("[\xe2\x80\xa6 %ld more line%s](", lines - shown,
                lines - shown == 1 ? "" : "s");
-        put_url(l->chapter);
+        nw_put_url(stdout, l->chapter, "");
         printf(".html#%s){.more}\n\n", l->label);
     }
     printf(":::\n\n");
@@ -433,7 +421,7 @@ static int cmd_revision(const char *registry, const char *label,
                 nw_put_md_text(stdout, title ? title : r->chapter,
                                NW_MD_MARKS);
                 printf("](");
-                put_url(r->chapter);
+                nw_put_url(stdout, r->chapter, "");
                 printf(".html#%s).\n\n", label);
             }
             nw_put_code_block(stdout, ".cpp .numberLines", code);
@@ -506,9 +494,9 @@ static void put_chunk_link(const struct nw_chapter *ch, const char *name,
         fputs("\xe2\x9f\xa9", stdout);
     }
     printf("](");
-    put_url(ch->name);
+    nw_put_url(stdout, ch->name, "");
     printf(".html#");
-    put_url(anchor);
+    nw_put_url(stdout, anchor, "");
     printf(")");
 }
 
@@ -576,7 +564,7 @@ static void put_files(const struct entry *e) {
         printf(" The file [");
         nw_put_md_code(stdout, e->name);
         printf("](src/");
-        put_url(e->name);
+        nw_put_url(stdout, e->name, "");
         printf("){download=\"\"}.\n\n");
         return;
     }
@@ -588,7 +576,7 @@ static void put_files(const struct entry *e) {
             fputs(files++ ? ", [" : " Tangled into [", stdout);
             nw_put_md_code(stdout, doc->chunks[i].name);
             printf("](src/");
-            put_url(doc->chunks[i].name);
+            nw_put_url(stdout, doc->chunks[i].name, "");
             printf("){download=\"\"}");
         }
     }
@@ -647,7 +635,7 @@ static void put_entry(const struct entry *e) {
     printf("\n\nIn [");
     nw_put_md_text(stdout, e->ch->title, NW_MD_MARKS);
     printf("](");
-    put_url(e->ch->name);
+    nw_put_url(stdout, e->ch->name, "");
     printf(".html)");
     int pieces = nw_pieces(e->doc, e->name);
     if (pieces > 1) {
@@ -823,12 +811,12 @@ static void put_ident_entry(const struct ident *d, const struct ident *all,
     printf(" .entry .ident-entry}\n[");
     nw_put_md_code(stdout, e->name);
     printf("](");
-    put_url(d->ch->name);
+    nw_put_url(stdout, d->ch->name, "");
     char anchor[NW_ANCHOR_MAX];
     const struct nw_chunk *first = &d->doc->chunks[e->defs[0]];
     nw_anchor(first->name, first->piece, anchor, sizeof anchor);
     printf(".html#");
-    put_url(anchor);
+    nw_put_url(stdout, anchor, "");
     printf("){.entry-name}");
     if (e->kind != NULL) {
         printf(" [%s]{.ident-kind}", e->kind);

@@ -572,7 +572,7 @@ static void put_js(const char *s) {
 /* The documents, as the script search.js loads. */
 static void put_index(const struct index *ix) {
     /* The tool's old name: published indexes begin so, and stay alike. */
-    printf("/* The book's search index, written by nwsearch. */\n"
+    printf("/* The book's search index, written by search-index. */\n"
            "window.BOOK_INDEX = {\"docs\": [\n");
     size_t shown = 0;
     for (size_t i = 0; i < ix->n; ++i) {

@@ -1,6 +1,7 @@
 /* escape: Markdown, HTML and quoted strings. See escape.h. */
 #include "escape.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,17 @@ size_t nw_longest_run(const char *s, char ch) {
         best = run > best ? run : best;
     }
     return best;
+}
+
+void nw_put_url(FILE *out, const char *s, const char *keep) {
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (isalnum(c) || strchr("-_.~", c) != NULL || strchr(keep, c) != NULL) {
+            fputc(c, out);
+        } else {
+            fprintf(out, "%%%02X", c);
+        }
+    }
 }
 
 void nw_put_dquoted(FILE *out, const char *s) {

@@ -48,6 +48,10 @@ size_t nw_longest_run(const char *s, char ch);
 void nw_buf_html(struct nw_buf *b, const char *s);
 void nw_put_html(FILE *out, const char *s);
 
+/* s in an address: letters, digits, - _ . ~ and the characters of keep
+ * (such as "/" for a path) as they are, every other byte as %XX. */
+void nw_put_url(FILE *out, const char *s, const char *keep);
+
 /* s as a double-quoted string, with a backslash before each '"' and '\\':
  * as YAML and gnuplot read one. s is one line. */
 void nw_put_dquoted(FILE *out, const char *s);

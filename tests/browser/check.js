@@ -698,7 +698,7 @@ async function main() {
           const svg = document.documentElement;
           const vb = svg.viewBox.baseVal;
           const toRoot = svg.getScreenCTM().inverse();
-          const out = [];
+          const out = [], boxes = [], over = [];
           let n = 0;
           for (const t of svg.querySelectorAll('text')) {
             const b = t.getBBox();
@@ -711,17 +711,36 @@ async function main() {
               xs.push(p.x); ys.push(p.y);
             }
             const [l, rt, tp, bt] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+            boxes.push({ l, rt, tp, bt, text: t.textContent.trim().slice(0, 30) });
             if (l < vb.x - 1.5 || rt > vb.x + vb.width + 1.5 || tp < vb.y - 1.5 || bt > vb.y + vb.height + 1.5) {
               out.push(`"${t.textContent.trim().slice(0, 30)}" at ${l.toFixed(0)}..${rt.toFixed(0)}, ` +
                 `${tp.toFixed(0)}..${bt.toFixed(0)} in ${vb.width} x ${vb.height}`);
             }
           }
-          return { n, out };
+          // No two texts over each other or run together on one line (an
+          // axis's numbers do where it has too many): texts that share a
+          // line are at least 0.3 of its height apart, about a blank. A
+          // text's box is its font's, taller than its letters: lines set
+          // close above each other share a sliver of it, a third of a
+          // line is letters beside letters.
+          for (let i = 0; i < boxes.length; i++) {
+            for (let j = i + 1; j < boxes.length; j++) {
+              const a = boxes[i], b = boxes[j];
+              const line = Math.min(a.bt - a.tp, b.bt - b.tp);
+              if (Math.min(a.bt, b.bt) - Math.max(a.tp, b.tp) > line / 3 &&
+                  Math.min(a.rt, b.rt) - Math.max(a.l, b.l) > -0.3 * line) {
+                over.push(`"${a.text}" and "${b.text}"`);
+              }
+            }
+          }
+          return { n, out, over };
         });
         await page.close();
         if (r.out.length) fail(name, r.out.slice(0, 3).join('; '));
         else if (r.n === 0) fail(name, 'no text found');
         else pass(`${name} (${r.n} texts)`);
+        if (r.over.length) fail(`browser: ${file} keeps its texts apart`, `run together or over each other: ${r.over.slice(0, 3).join('; ')}`);
+        else if (r.n) pass(`browser: ${file} keeps its texts apart (${r.n} texts, none over another or run together)`);
       } catch (e) {
         fail(name, String(e.message || e).split('\n')[0]);
       }

@@ -500,6 +500,25 @@ static double largest(const struct spec *sp) {
     return max > 0 ? max : 1;
 }
 
+/* The x axis from 0 to top with at most most tics, each a step of 1, 2 or
+ * 5 times a power of ten: gnuplot's own choice can set so many that their
+ * numbers run together on a chart whose names leave its bars little room. */
+static void put_xrange(double top, int most) {
+    printf("set xrange [0:%.6g]\n", top);
+    double raw = top / most, ten = 1;
+    while (ten * 10 <= raw) {
+        ten *= 10;
+    }
+    while (ten > raw) {
+        ten /= 10;
+    }
+    double step = ten;
+    for (int k = 0; k < 3 && step < raw; ++k) {
+        step = ten * (double[]){2, 5, 10}[k];
+    }
+    printf("set xtics %.6g\n", step);
+}
+
 /* The chart's size, title, subtitle and axes. */
 static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
     double max = largest(sp);
@@ -541,7 +560,7 @@ static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
            "set style fill solid 0.9 noborder\n"
            "set offsets 0, 0, 0, 0\n");
     /* A margin on the right for the last bar's value. */
-    printf("set xrange [0:%.6g]\n", max * 1.16);
+    put_xrange(max * 1.16, 6);
 }
 
 /* A group's heading, larger, flush with the left of the names. */
@@ -707,7 +726,7 @@ static void narrow(const struct spec *sp, const struct recording *t) {
            "set style fill solid 0.9 noborder\n"
            "set offsets 0, 0, 0, 0\n", kNarrowFont, kNarrowFont);
     /* Room on the right for the longest bar's value. */
-    printf("set xrange [0:%.6g]\n", max * 1.3);
+    put_xrange(max * 1.3, 4);
     printf("set yrange [%d.5:-0.5]\n", sp->n - 1);
     for (int r = 0; r < sp->n; ++r) {
         const struct row *row = &sp->rows[r];

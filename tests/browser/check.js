@@ -135,6 +135,16 @@ function survey(sel) {
       }
     }
   }
+  // A chunk's sign (≡, +≡) on the line where its name ends, not wrapped
+  // onto a line of its own.
+  const signs = document.querySelectorAll(`${sel.chunkHead} ${sel.chunkOp}`);
+  const signAlone = [...signs].filter((op) => {
+    const name = op.parentElement.querySelector(sel.chunkName);
+    const lines = name ? name.getClientRects() : [];
+    if (!lines.length) return false;
+    const last = lines[lines.length - 1], r = op.getBoundingClientRect();
+    return r.height > 0 && Math.abs(r.bottom - last.bottom) > 2;
+  }).map((op) => op.closest(sel.chunk).id);
   // Markdown that reached the page as text, outside code: a heading mark
   // (pandoc joins a paragraph into one line, so a mark after other text
   // counts too), an attribute block, noweb's [[code]] and <<name>> (not
@@ -155,7 +165,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length,
+    rawMarks, noDownload, sources: sources.length, signAlone, signs: signs.length,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -532,7 +542,7 @@ async function main() {
 
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
-    const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [];
+    const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [];
     let chartCount = 0;
     try {
       for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
@@ -550,6 +560,7 @@ async function main() {
           wide.push(`${kind}: ${s.scrollWidth} px wide: ${s.wide.join(', ')}`);
         }
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
+        if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
         scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
         const base = file.replace(/\.html$/, '');
         await shot(page, `${base}-${kind}.png`);
@@ -609,6 +620,8 @@ async function main() {
     else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: narrow at ${kPhone.width} px, wide on the desktop)`);
     if (wide.length) fail(`${name} fits the window`, wide[0]);
     else pass(`${name} fits the window (desktop and ${kPhone.width} px)`);
+    if (signs.length) fail(`${name} keeps each chunk's sign beside its name`, `on a line of its own: ${signs.join('; ')}`);
+    else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (desktop and ${kPhone.width} px)`);
     if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));
     else pass(`${name} shows what scrolls (a shade at the edge and a scrollbar; scrolling sideways: ${scrolling.join(', ')})`);
     const s = surveys.get(file);

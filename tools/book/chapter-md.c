@@ -419,9 +419,12 @@ static void weave_head(FILE *out, const struct nw_chunk *c, int pieces,
                        const char *anchor, int published) {
     fprintf(out, "\n::: {#%s .chunk}\n```{=html}\n<div class=\"chunk-head\">",
             anchor);
+    /* The name and its sign as one, the sign held to the name's last
+     * word: a narrow window wraps the name, never the sign alone. */
+    fputs("<span class=\"chunk-title\">", out);
     link_to(out, c->name, c->piece, "chunk-name", NULL);
-    fputs(c->piece > 1 ? " <span class=\"chunk-op\">+\xe2\x89\xa1</span>"
-                       : " <span class=\"chunk-op\">\xe2\x89\xa1</span>",
+    fputs(c->piece > 1 ? "&#160;<span class=\"chunk-op\">+\xe2\x89\xa1</span></span>"
+                       : "&#160;<span class=\"chunk-op\">\xe2\x89\xa1</span></span>",
           out);
     if (published) {
         fprintf(out,

@@ -6,7 +6,7 @@
  * The box in the page's navigation is hidden until this script runs, so a
  * reader without scripts sees no box that does nothing. On first use it
  * loads lunr.min.js and search-index.js (window.BOOK_INDEX, written by
- * nwsearch) from the page's own folder, which works from file:// and needs
+ * search-index) from the page's own folder, which works from file:// and needs
  * no server, and builds the index. Results are made with textContent and
  * never as HTML.
  */
@@ -401,6 +401,8 @@
  *   unless the focus is where the arrows already mean something (a text
  *   field, the search and its results, or a box that scrolls sideways) or
  *   a modifier is held.
+ * - The page's outline marks the section being read as the reader scrolls.
+ * - A chunk landed on is outlined with every other piece of its name.
  * - A label's copy control (hidden until now) copies its code for a slide,
  *   exactly the bytes of snippets/LABEL.cu, from the page's <template> of
  *   it: a page opened from disk may not fetch the file.
@@ -447,6 +449,71 @@
     });
     pre.style.setProperty('--cols', String(cols));
   });
+
+  // A chunk landed on is outlined (:target), and so are the other pieces
+  // of its name (data-landed), a label's whole code.
+  function markPieces() {
+    Array.prototype.forEach.call(document.querySelectorAll('.chunk[data-landed]'), function (c) {
+      c.removeAttribute('data-landed');
+    });
+    var target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (!target || !target.matches('div.chunk')) {
+      return;
+    }
+    // The pieces, by the links of their heads to the previous and next.
+    ['.chunk-prev', '.chunk-next'].forEach(function (way) {
+      var c = target;
+      for (var seen = 0; c && seen < 1000; ++seen) {
+        var a = c.querySelector('.chunk-head ' + way);
+        c = a && document.getElementById(decodeURIComponent(a.hash.slice(1)));
+        if (!c || !c.matches('div.chunk')) {
+          break;
+        }
+        c.setAttribute('data-landed', '');
+      }
+    });
+  }
+  window.addEventListener('hashchange', markPieces);
+  markPieces();
+
+  // The outline marks the section being read (aria-current="location"):
+  // the last of its headings that has come up to the top quarter of the
+  // window, or none above the first.
+  var outline = Array.prototype.map.call(
+    document.querySelectorAll('.page-toc a[href^="#"]'), function (a) {
+      return { link: a, heading: document.getElementById(decodeURIComponent(a.hash.slice(1))) };
+    }).filter(function (e) { return e.heading; });
+  var marked = null;
+  var markPending = false;
+  function markSection() {
+    markPending = false;
+    var line = window.innerHeight / 4;
+    var now = null;
+    outline.forEach(function (e) {
+      if (e.heading.getBoundingClientRect().top <= line) {
+        now = e.link;
+      }
+    });
+    if (now !== marked) {
+      if (marked) {
+        marked.removeAttribute('aria-current');
+      }
+      if (now) {
+        now.setAttribute('aria-current', 'location');
+      }
+      marked = now;
+    }
+  }
+  if (outline.length) {
+    window.addEventListener('scroll', function () {
+      if (!markPending) {
+        markPending = true;
+        window.requestAnimationFrame(markSection);
+      }
+    }, { passive: true });
+    window.addEventListener('resize', markSection);
+    markSection();
+  }
 
   var toggle = document.getElementById('nav-toggle');
   var nav = document.querySelector('nav.book-nav');

@@ -805,6 +805,95 @@ async function main() {
       }
     });
 
+    // The outline marks the section being read: scrolled to a heading of
+    // it (the second, the middle one, the last), its link and no other is
+    // aria-current="location", at both widths; above the first, none.
+    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) tail.push(async () => {
+      const file = pages.find((f) => isChapter(f));
+      const name = `browser: the outline marks the section being read (${kind})`;
+      const { page } = await open(ctx, file);
+      const why = [];
+      try {
+        const ids = await page.evaluate((toc) => [...document.querySelectorAll(`${toc} a[href^="#"]`)]
+          .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
+        const marked = () => page.evaluate((toc) => [...document.querySelectorAll(`${toc} a[aria-current="location"]`)]
+          .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
+        for (const id of [ids[1], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
+          await page.evaluate((h) => {
+            const e = document.getElementById(h);
+            window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 10);
+          }, id);
+          await page.waitForTimeout(100);
+          const m = await marked();
+          // The last heading may sit too low to reach the top: then the one
+          // marked is the last that does.
+          if (m.length !== 1 || (m[0] !== id && id !== ids[ids.length - 1])) why.push(`at #${id}: marked ${m.join(' ') || 'none'}`);
+        }
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.waitForTimeout(100);
+        const top = await marked();
+        if (top.length > 1 || (top.length === 1 && top[0] !== ids[0])) why.push(`at the top: marked ${top.join(' ')}`);
+      } catch (e) {
+        why.push(String(e.message || e).split('\n')[0]);
+      }
+      await page.close();
+      if (why.length) fail(name, why.join('; '));
+      else pass(`${name} on ${file}`);
+    });
+
+    // Landing on a label (a lesson's link, CHAPTER.html#LABEL): its chunk
+    // comes below the top by a fifth of the window or more, with the end of
+    // the prose before it in view, and every piece of it is outlined. The
+    // label with the most pieces on the first chapter page that has one.
+    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) tail.push(async () => {
+      const name = `browser: landing on a label (${kind})`;
+      const file = pages.find((f) => isChapter(f) && surveys.get(f).labels);
+      if (!file) return;
+      const { page } = await open(ctx, file);
+      const why = [];
+      let label = null;
+      try {
+        label = await page.evaluate(([texts, chunk]) => {
+          let best = null, most = 0;
+          for (const t of document.querySelectorAll(`template${texts}`)) {
+            const id = t.id.replace(/^snippet:/, '');
+            const pieces = [...document.querySelectorAll(`div${chunk}[id]`)]
+              .filter((c) => c.id === id || new RegExp(`^${id}-[0-9]+$`).test(c.id)).length;
+            if (pieces > most) { best = id; most = pieces; }
+          }
+          return best;
+        }, [sel.snippetText, sel.chunk]);
+        await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}#${label}`, { waitUntil: 'load', timeout: kLoadTimeout });
+        await page.waitForTimeout(100);
+        const r = await page.evaluate(([id, topBar, chunk, head, next]) => {
+          const c = document.getElementById(id);
+          const bar = document.querySelector(topBar);
+          const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+          const before = c.previousElementSibling;
+          const pieces = [c];
+          for (let p = c; p;) {
+            const a = p.querySelector(`${head} ${next}`);
+            p = a && document.getElementById(decodeURIComponent(a.hash.slice(1)));
+            if (p && p.matches(`div${chunk}`)) pieces.push(p); else break;
+          }
+          return {
+            top: c.getBoundingClientRect().top - barH, h: innerHeight - barH,
+            before: before ? before.getBoundingClientRect().bottom - barH : null,
+            unmarked: pieces.filter((p) => getComputedStyle(p).boxShadow === 'none').map((p) => p.id),
+            pieces: pieces.length,
+          };
+        }, [label, sel.topBar, sel.chunk, sel.chunkHead, sel.chunkNext]);
+        if (r.top < r.h / 5 - 2 || r.top > r.h / 2) why.push(`the chunk is ${Math.round(r.top)} px below the top, of ${r.h}`);
+        if (r.before !== null && r.before <= 0) why.push('the prose before it is off screen');
+        if (r.unmarked.length) why.push(`${r.unmarked.length} of its ${r.pieces} pieces not outlined: ${r.unmarked.slice(0, 3).join(' ')}`);
+      } catch (e) {
+        why.push(String(e.message || e).split('\n')[0]);
+      }
+      await page.close();
+      if (why.length) fail(name, `${file}#${label}: ${why.join('; ')}`);
+      else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined`);
+    });
+
     // The previous and next chapter above the text as well as below it, the
     // front page's next the first chapter, and the arrow keys to go there
     // (not from a text field).

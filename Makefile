@@ -586,7 +586,7 @@ $(B)/values/tesla-t4.absent:
 # after the runs.
 $(B)/md/%.fit.md: $$(foreach p,$$(call fits,$$(PROGS.$$*)),$(B)/fit/$$(p).ptxas $(B)/fit/$$(p).ptx) \
                   $(t4-fit) | $(B)/md
-	$(Q)$(TRAP)$(if $(call fits,$(PROGS.$*)),$(t4-fit) table $(foreach p,$(call fits,$(PROGS.$*)),\
+	$(Q)$(TRAP)$(if $(call fits,$(PROGS.$*)),$(t4-fit) table -c $* $(foreach p,$(call fits,$(PROGS.$*)),\
 	  $(p) $(B)/fit/$(p).ptxas $(B)/fit/$(p).ptx),: ) > $@.tmp && mv -f $@.tmp $@
 
 # --- Weave -----------------------------------------------------------------

@@ -59,7 +59,27 @@ same() {
 same "t4-fit values of the fixture, worked out by hand" "$fx/fits.tsv" \
     "$fit" values fits "$fx/fits.ptxas" "$fx/fits.ptx"
 same "t4-fit table of the fixture" "$fx/fits.md" \
-    "$fit" table fits "$fx/fits.ptxas" "$fx/fits.ptx"
+    "$fit" table -c fitting fits "$fx/fits.ptxas" "$fx/fits.ptx"
+# A table of more kernels than a screenful (a sweep's instances) folds
+# behind "Show all"; one of twelve does not.
+many() { # N: a program of N kernels, k10, k11, ..., as PTXAS and PTX
+    : >"$tmp/many.ptxas"
+    : >"$tmp/many.ptx"
+    for ((i = 10; i < 10 + $1; ++i)); do
+        printf "ptxas info    : Compiling entry function '_Z3k%dv' for 'sm_75'\nptxas info    : Used 8 registers, 384 bytes cmem[0]\n" "$i" >>"$tmp/many.ptxas"
+        printf '.visible .entry _Z3k%dv(\n)\n.maxntid 32, 1, 1\n{\n}\n' "$i" >>"$tmp/many.ptx"
+    done
+}
+many 13
+"$fit" table many "$tmp/many.ptxas" "$tmp/many.ptx" >"$tmp/out13" 2>"$tmp/err"
+many 12
+"$fit" table many "$tmp/many.ptxas" "$tmp/many.ptx" >"$tmp/out12" 2>>"$tmp/err"
+if grep -q '^<summary>Show all 13 kernels</summary>$' "$tmp/out13" && [ "$(grep -c '^| <code' "$tmp/out13")" -eq 13 ] &&
+   grep -q '^</details>$' "$tmp/out13" && ! grep -q 'details' "$tmp/out12" && [ "$(grep -c '^| <code' "$tmp/out12")" -eq 12 ]; then
+    pass "t4-fit folds a table of more than 12 kernels behind Show all"
+else
+    fail "t4-fit folds a table of more than 12 kernels behind Show all" "$(head -2 "$tmp/err") $(grep -c '^| ' "$tmp/out13") rows"
+fi
 same "t4-fit check passes the kernels that fit" /dev/null \
     "$fit" check fits "$fx/fits.ptxas" "$fx/fits.ptx"
 

@@ -63,6 +63,8 @@ function readContract(file) {
 // Everything a page knows about itself, gathered in the page; sel is the
 // contract's selectors.
 function survey(sel) {
+  // A folded T4 table is looked at open, as a reader who shows it sees it.
+  for (const d of document.querySelectorAll(`${sel.t4Fit} details`)) d.open = true;
   const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
   const seen = new Set();
   const dups = ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
@@ -135,6 +137,27 @@ function survey(sel) {
       }
     }
   }
+  // A T4 table's kernel names wrap only at a blank (between template
+  // arguments), never inside a word.
+  const brokenNames = [];
+  let kernelNames = 0;
+  for (const code of document.querySelectorAll(`${sel.t4Fit} td:first-child code`)) {
+    kernelNames++;
+    const t = code.firstChild;
+    if (!t || t.nodeType !== Node.TEXT_NODE || code.getClientRects().length < 2) continue;
+    const r = document.createRange();
+    let lastTop = null;
+    for (let i = 0; i < t.data.length; i++) {
+      r.setStart(t, i); r.setEnd(t, i + 1);
+      const box = r.getClientRects()[0];
+      if (!box) continue;
+      if (lastTop !== null && box.top > lastTop + 1 && !/\s/.test(t.data[i]) && !/\s/.test(t.data[i - 1])) {
+        brokenNames.push(`${t.data.slice(Math.max(0, i - 12), i)}|${t.data.slice(i, i + 12)}`);
+        break;
+      }
+      lastTop = box.top;
+    }
+  }
   // A chunk's sign (≡, +≡) on the line where its name ends, not wrapped
   // onto a line of its own.
   const signs = document.querySelectorAll(`${sel.chunkHead} ${sel.chunkOp}`);
@@ -165,7 +188,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, signAlone, signs: signs.length,
+    rawMarks, noDownload, sources: sources.length, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -542,7 +565,7 @@ async function main() {
 
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
-    const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [];
+    const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
     let chartCount = 0;
     try {
       for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) {
@@ -561,6 +584,7 @@ async function main() {
         }
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
         if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
+        if (s.brokenNames.length) broken.push(`${kind}: ${s.brokenNames.slice(0, 3).join(', ')}`);
         scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
         const base = file.replace(/\.html$/, '');
         await shot(page, `${base}-${kind}.png`);
@@ -620,6 +644,8 @@ async function main() {
     else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: narrow at ${kPhone.width} px, wide on the desktop)`);
     if (wide.length) fail(`${name} fits the window`, wide[0]);
     else pass(`${name} fits the window (desktop and ${kPhone.width} px)`);
+    if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
+    else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, desktop and ${kPhone.width} px)`);
     if (signs.length) fail(`${name} keeps each chunk's sign beside its name`, `on a line of its own: ${signs.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (desktop and ${kPhone.width} px)`);
     if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));

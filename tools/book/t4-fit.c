@@ -2,7 +2,7 @@
  * program's sm_75 code alone, with no GPU.
  *
  * Usage: t4-fit values PROG PTXAS PTX   > build/values/PROG/tesla-t4.fit.tsv
- *        t4-fit table [PROG PTXAS PTX ...] > build/md/NAME.fit.md
+ *        t4-fit table [-c CHAPTER] [PROG PTXAS PTX ...] > build/md/NAME.fit.md
  *        t4-fit check PROG PTXAS PTX
  *
  * PTXAS is what `nvcc -arch=sm_75 --resource-usage -cubin -o /dev/null`
@@ -82,6 +82,8 @@ struct kernel {
     char *mangled;
     char *name;  /* demangled */
     char *id;
+    char *shown; /* as the code names it: without return type, parameters
+                  * and qualifiers */
     long line;   /* of its "Compiling entry function" in PTXAS */
     int regs;    /* -1 until its "Used" line */
     long smem;
@@ -196,7 +198,7 @@ static struct kernel *entry_line(struct program *p, long line, char *at,
     }
     p->k = nw_grow(p->k, &p->cap, p->n + 1, sizeof *p->k);
     struct kernel *k = &p->k[p->n++];
-    *k = (struct kernel){nw_xstrdup(name), NULL, NULL, line, -1, 0, 0, 0};
+    *k = (struct kernel){nw_xstrdup(name), NULL, NULL, NULL, line, -1, 0, 0, 0};
     return k;
 }
 
@@ -514,6 +516,8 @@ static int name_kernels(struct program *p) {
     int bad = 0;
     for (size_t i = 0; i < p->n; ++i) {
         p->k[i].id = kernel_id(p->k[i].name);
+        p->k[i].shown = nw_xstrdup(p->k[i].name);
+        bare_name(p->k[i].shown);
         if (p->k[i].id[0] == '\0') {
             nw_error(p->ptxas, p->k[i].line, "kernel %s: its name makes no "
                      "ID", p->k[i].name);
@@ -560,6 +564,7 @@ static void free_program(struct program *p) {
         free(p->k[i].mangled);
         free(p->k[i].name);
         free(p->k[i].id);
+        free(p->k[i].shown);
     }
     free(p->k);
 }
@@ -624,37 +629,76 @@ static void put_limits(unsigned mask) {
     }
 }
 
-static void put_row(const struct kernel *k) {
+/* A kernel as the code names it, its values' key in its title; one of the
+ * book's (not a library's) links to its entry in identifiers.html, where
+ * the chapter is given. */
+static void put_kernel(const struct program *p, const struct kernel *k,
+                       const char *chapter) {
+    int own = chapter != NULL && !is_library(k->name);
+    if (own) {
+        size_t n = strcspn(k->shown, "<");
+        printf("<a href=\"identifiers.html#");
+        nw_put_url(stdout, chapter, "");
+        printf("--");
+        char *base = nw_xstrdup(k->shown);
+        base[n] = '\0';
+        nw_put_url(stdout, base, "");
+        free(base);
+        printf("\">");
+    }
+    printf("<code title=\"quoted as %s.t4_", p->name);
+    nw_put_html(stdout, k->id);
+    printf("_...\">");
+    nw_put_html(stdout, k->shown);
+    printf("</code>%s", own ? "</a>" : "");
+}
+
+static void put_row(const struct program *p, const struct kernel *k,
+                    const char *chapter) {
     printf("| ");
-    nw_put_md_code(stdout, k->id);
+    put_kernel(p, k, chapter);
+    /* The bytes and their unit on one line: U+00A0 between them. */
     if (k->threads == 0) {
-        printf(" | no bound | %d | %ld B | — | no `__launch_bounds__` | — |\n",
+        printf(" | no bound | %d | %ld\xc2\xa0" "B | — | no `__launch_bounds__` | — |\n",
                k->regs, k->smem);
         return;
     }
     struct fit f = fit_kernel(k, k->threads);
-    printf(" | %ld | %d | %ld B | %ld | ", k->threads, k->regs, k->smem, f.blocks);
+    printf(" | %ld | %d | %ld\xc2\xa0" "B | %ld | ", k->threads, k->regs, k->smem,
+           f.blocks);
     put_limits(f.limits);
     printf(" | %g%% |\n", occupancy_pct(&f));
 }
 
-static void put_table(const struct program *p) {
+/* Kernels past this many fold behind "show all": a sweep's instances
+ * would make the table a page of its own. */
+enum { kTableRows = 12 };
+
+static void put_table(const struct program *p, const char *chapter) {
     printf("### `%s.cu` on a T4 {#sec-t4-fit-%s}\n\n", p->name, p->name);
     if (p->n == 0) {
         printf("This program has no kernels.\n\n");
         return;
     }
+    printf("::: {.t4-fit}\n");
+    if (p->n > kTableRows) {
+        printf("<details class=\"fold\">\n<summary>Show all %zu kernels</summary>\n\n",
+               p->n);
+    }
     /* The dashes give pandoc the columns' widths, in percent: the table's
      * lines are longer than its 72 columns. */
     printf("| kernel | threads | registers | shared memory | blocks per SM "
            "| limited by | occupancy |\n"
-           "| ------------------------------------ | -------: | -------: "
-           "| ----------: | --------: | ----------------- | ----------: |\n");
+           "| ---------------------------------------------------- | ------: "
+           "| ------: | ---------: | ------: | --------------- | --------: |\n");
     for (size_t i = 0; i < p->n; ++i) {
-        put_row(&p->k[i]);
+        put_row(p, &p->k[i], chapter);
     }
-    printf("\nEach number is a value a chapter can quote, as `%s.t4_KERNEL_threads`, "
-           "`_regs`, `_smem`, `_blocks_per_sm` and `_occupancy_pct`.\n\n", p->name);
+    printf("\n");
+    if (p->n > kTableRows) {
+        printf("</details>\n\n");
+    }
+    printf(":::\n\n");
 }
 
 static void put_intro(void) {
@@ -666,7 +710,9 @@ static void put_intro(void) {
            "size. An SM holds at most %d blocks, %d warps, %d registers "
            "(allocated to warps in units of %d) and %d KiB of shared memory "
            "(to blocks in units of %d bytes); the occupancy is the resident "
-           "warps over those %d.\n\n",
+           "warps over those %d. A chapter quotes a kernel's numbers by the "
+           "key its name shows when pointed at, as `PROG.t4_KEY_threads`, "
+           "`_regs`, `_smem`, `_blocks_per_sm` and `_occupancy_pct`.\n\n",
            kArch, kMaxBlocksPerSm, kMaxWarpsPerSm, kRegsPerSm, kRegUnit,
            kSmemPerSm / 1024, kSmemUnit, kMaxWarpsPerSm);
 }
@@ -722,18 +768,28 @@ static int check(const struct program *p) {
 
 static int usage(const char *tool) {
     fprintf(stderr, "usage: %s values|check PROG PTXAS PTX\n"
-                    "       %s table [PROG PTXAS PTX ...]\n",
+                    "       %s table [-c CHAPTER] [PROG PTXAS PTX ...]\n",
             tool, tool);
     return 2;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2 || (argc - 2) % 3 != 0) {
+    if (argc < 2) {
         return usage(argv[0]);
     }
     const char *mode = argv[1];
     int table = strcmp(mode, "table") == 0;
-    if (table && argc == 2) {
+    /* table -c CHAPTER: the chapter whose identifiers its kernels link to */
+    const char *chapter = NULL;
+    int first = 2;
+    if (table && argc >= 4 && strcmp(argv[2], "-c") == 0) {
+        chapter = argv[3];
+        first = 4;
+    }
+    if ((argc - first) % 3 != 0) {
+        return usage(argv[0]);
+    }
+    if (table && argc == first) {
         return 0; /* a chapter with no programs: no section */
     }
     if (!table && (argc != 5 || (strcmp(mode, "values") != 0 &&
@@ -744,12 +800,12 @@ int main(int argc, char **argv) {
     if (table) {
         put_intro();
     }
-    for (int i = 2; i < argc && status == 0; i += 3) {
+    for (int i = first; i < argc && status == 0; i += 3) {
         struct program p = {argv[i], argv[i + 1], argv[i + 2], NULL, 0, 0};
         if (load(&p)) {
             status = 1;
         } else if (table) {
-            put_table(&p);
+            put_table(&p, chapter);
         } else if (strcmp(mode, "values") == 0) {
             put_values(&p);
         } else {

@@ -403,6 +403,7 @@
  *   a modifier is held.
  * - The page's outline marks the section being read as the reader scrolls.
  * - A chunk landed on is outlined with every other piece of its name.
+ * - Every code block gets a control that copies its code as shown.
  * - A label's copy control (hidden until now) copies its code for a slide,
  *   exactly the bytes of snippets/LABEL.cu, from the page's <template> of
  *   it: a page opened from disk may not fetch the file.
@@ -440,6 +441,44 @@
         setTimeout(function () { button.textContent = 'copy'; }, 2000);
       });
     });
+  });
+
+  // Every code block (a chunk's piece, the compile line, an excerpt) gets
+  // a copy control: the code as the block shows it, its text alone (a
+  // reference as ⟨name⟩, without its link). A chunk's is in its head,
+  // unless the head has a label's control, which copies the whole label;
+  // another block's sits in its top corner, over a box that does not
+  // scroll with the code.
+  Array.prototype.forEach.call(document.querySelectorAll('main div.sourceCode'), function (block) {
+    var code = block.querySelector('pre code');
+    var chunk = block.parentElement.matches('div.chunk') ? block.parentElement : null;
+    var head = chunk && chunk.querySelector('.chunk-head');
+    if (!code || (head && head.querySelector('button[data-snippet]'))) {
+      return;
+    }
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'copy-code';
+    button.textContent = 'copy';
+    button.title = 'Copy this code';
+    button.addEventListener('click', function () {
+      copyText(code.textContent).then(function () {
+        button.textContent = 'copied';
+      }, function () {
+        button.textContent = 'not copied';
+      }).then(function () {
+        setTimeout(function () { button.textContent = 'copy'; }, 2000);
+      });
+    });
+    if (head) {
+      head.insertBefore(button, head.querySelector('.chunk-nav'));
+    } else {
+      var box = document.createElement('div');
+      box.className = 'code-box';
+      block.parentNode.insertBefore(box, block);
+      box.appendChild(block);
+      box.appendChild(button);
+    }
   });
 
   Array.prototype.forEach.call(document.querySelectorAll('pre.transcript'), function (pre) {

@@ -462,6 +462,57 @@ async function main() {
   // those whose text the page holds); the middle one clicked copies
   // exactly its file, snippets/LABEL.cu. Returns false where the page has
   // none.
+  // The clipboard is the browser's, one for every page: one copy at a time.
+  let clipboardFree = Promise.resolve();
+  async function withClipboard(fn) {
+    const before = clipboardFree;
+    let done;
+    clipboardFree = new Promise((r) => { done = r; });
+    await before;
+    try { return await fn(); } finally { done(); }
+  }
+  // Clicks button and returns what it put on the clipboard.
+  async function copied(page, button) {
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await button.scrollIntoViewIfNeeded();
+    await button.click();
+    let got = '';
+    for (let i = 0; i < 20 && got === ''; i++) {
+      await page.waitForTimeout(50);
+      got = await page.evaluate(() => navigator.clipboard.readText());
+    }
+    return got;
+  }
+
+  // A code block's copy control copies its code as shown: a chunk's piece
+  // (the middle one with a control in its head) and, where the page has
+  // one, the compile line.
+  async function copyCode(page, file) {
+    const name = `browser: the copy controls on ${file} copy the code`;
+    const why = [];
+    const r = await page.evaluate(([head, box, line]) => ({
+      heads: document.querySelectorAll(head).length,
+      lines: document.querySelectorAll(`pre${line}`).length,
+      boxes: [...document.querySelectorAll(`pre${line}`)].filter((p) => p.closest('div').parentElement.querySelector(`:scope > ${box}`)).length,
+    }), [`${sel.chunkHead} ${sel.copyCode}`, sel.copyCode, sel.compileLine]);
+    if (!r.heads) why.push('no chunk has a copy control');
+    if (r.boxes !== r.lines) why.push(`${r.lines - r.boxes} of ${r.lines} compile lines without a copy control`);
+    const pick = Math.floor(r.heads / 2);
+    const cases = [];
+    if (r.heads) cases.push([page.locator(`${sel.chunkHead} ${sel.copyCode}`).nth(pick), 'a chunk']);
+    if (r.lines) cases.push([page.locator(`pre${sel.compileLine}`).first().locator(`xpath=../following-sibling::button`), 'the compile line']);
+    for (const [button, what] of cases) {
+      const want = await button.evaluate((b, [chunk]) => {
+        const c = b.closest(chunk);
+        return (c ? c.querySelector('pre code') : b.parentElement.querySelector('pre code')).textContent;
+      }, [sel.chunk]);
+      const got = await withClipboard(() => copied(page, button));
+      if (got !== want) why.push(`${what}: ${got.length} characters copied, its code has ${want.length}`);
+    }
+    if (why.length) fail(name, why.join('; '));
+    else pass(`${name} (${r.heads} chunk pieces${r.lines ? ', the compile line' : ''})`);
+  }
+
   async function copySnippet(page, file) {
     const name = `browser: a label's copy control on ${file} copies its snippet file`;
     const buttons = await page.evaluate((b) => [...document.querySelectorAll(`button${b}`)]
@@ -471,15 +522,7 @@ async function main() {
     const middle = Math.floor(buttons.length / 2);
     const label = buttons[middle].id.replace(/^snippet:/, '');
     const want = fs.readFileSync(path.join(htmlDir, 'snippets', `${label}.cu`), 'utf8');
-    await page.evaluate(() => navigator.clipboard.writeText(''));
-    const button = page.locator(`button${sel.copySnippet}`).nth(middle);
-    await button.scrollIntoViewIfNeeded();
-    await button.click();
-    let got = '';
-    for (let i = 0; i < 20 && got === ''; i++) {
-      await page.waitForTimeout(50);
-      got = await page.evaluate(() => navigator.clipboard.readText());
-    }
+    const got = await withClipboard(() => copied(page, page.locator(`button${sel.copySnippet}`).nth(middle)));
     if (unshown.length) fail(name, `controls not shown: ${unshown.slice(0, 3).join(', ')}`);
     else if (got !== want) {
       const at = [...want].findIndex((c, i) => c !== got[i]);
@@ -612,6 +655,7 @@ async function main() {
         if (kind === 'desktop') {
           await checkContrast(page, file, 'light');
           if (s.toc) await checkCuda(page, file);
+          if (s.toc && !s.whole) await copyCode(page, file);
           if (s.toc && !s.whole && !await copySnippet(page, file) && s.labels) {
             fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
           }

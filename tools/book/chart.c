@@ -558,6 +558,8 @@ static void gnuplot_frame(const struct spec *sp, const struct recording *t) {
            "set ytics nomirror scale 0 textcolor rgb \"#222222\"\n"
            "set grid xtics lc rgb \"#e4e4e4\" lt 1\n"
            "set style fill solid 0.9 noborder\n"
+           "set style textbox opaque fillcolor rgb \"white\" noborder "
+           "margins 1,0\n"
            "set offsets 0, 0, 0, 0\n");
     /* A margin on the right for the last bar's value. */
     put_xrange(max * 1.16, 6);
@@ -568,10 +570,11 @@ static void mark_group(const struct spec *sp, int r, int n) {
     printf("set label %d ", n);
     nw_put_dquoted(stdout, sp->rows[r].label);
     printf(" at screen 0.02, first %d left font \"sans,14\" "
-           "textcolor rgb \"#000000\"\n", r);
+           "textcolor rgb \"#000000\" front\n", r);
 }
 
-/* A reference: a dashed line across the rows of its group. */
+/* A reference: a dashed line across the rows of its group, under the
+ * texts it crosses (each in an opaque box, set style textbox). */
 static void mark_ref(const struct spec *sp, int r, int n) {
     int lo = r, hi = r;
     while (lo > 0 && sp->rows[lo - 1].kind != ROW_GROUP) {
@@ -581,7 +584,7 @@ static void mark_ref(const struct spec *sp, int r, int n) {
         ++hi;
     }
     printf("set arrow %d from %s, %d.5 to %s, %g nohead dt 2 lw 1.5 "
-           "lc rgb \"#b04a00\" front\n",
+           "lc rgb \"#b04a00\" back\n",
            n, sp->rows[r].value, hi, sp->rows[r].value, lo - 0.5);
 }
 
@@ -625,7 +628,7 @@ static void gnuplot_bars(const struct spec *sp, double top, double bottom,
                style ? "    " : "plot", style, top, bottom,
                style ? "#b9b9b9" : "#3b6ea5");
     }
-    printf("     $rows using 2:($1 %+g):(stringcolumn(4)) with labels left "
+    printf("     $rows using 2:($1 %+g):(stringcolumn(4)) with labels boxed left "
            "offset 0.5,0 textcolor rgb \"#222222\"\n", text);
 }
 
@@ -724,6 +727,8 @@ static void narrow(const struct spec *sp, const struct recording *t) {
            "set xtics nomirror out font \"sans,%d\" textcolor rgb \"#333333\"\n"
            "set grid xtics lc rgb \"#e4e4e4\" lt 1\n"
            "set style fill solid 0.9 noborder\n"
+           "set style textbox opaque fillcolor rgb \"white\" noborder "
+           "margins 1,0\n"
            "set offsets 0, 0, 0, 0\n", kNarrowFont, kNarrowFont);
     /* Room on the right for the longest bar's value. */
     put_xrange(max * 1.3, 4);
@@ -734,10 +739,10 @@ static void narrow(const struct spec *sp, const struct recording *t) {
         nw_put_dquoted(stdout, row->label);
         if (row->kind == ROW_GROUP) {
             printf(" at graph 0, first %d left font \"sans,14\" "
-                   "textcolor rgb \"#000000\"\n", r);
+                   "textcolor rgb \"#000000\" boxed front\n", r);
         } else {
-            printf(" at graph 0, first %.2f left textcolor rgb \"#222222\"\n",
-                   r - 0.22);
+            printf(" at graph 0, first %.2f left textcolor rgb \"#222222\" "
+                   "boxed front\n", r - 0.22);
         }
     }
     gnuplot_bars(sp, 0.02, 0.38, 0.2);

@@ -214,10 +214,32 @@
       (hash < 0 ? '' : doc.u.slice(hash));
   }
 
+  // Results of one title and one excerpt (the same section in several
+  // chapters, as each chapter's "On a Tesla T4") are one entry: the first
+  // place, then the others by their pages.
+  function grouped(results) {
+    var groups = [];
+    var byKey = {};
+    results.forEach(function (r) {
+      var doc = docs[Number(r.ref)];
+      var parts = excerpt(doc, r);
+      var key = doc.k + '\u0000' + doc.t + '\u0000' + parts.join('\u0000');
+      if (Object.prototype.hasOwnProperty.call(byKey, key)) {
+        byKey[key].also.push(doc);
+      } else {
+        byKey[key] = { r: r, doc: doc, parts: parts, also: [] };
+        groups.push(byKey[key]);
+      }
+    });
+    return groups;
+  }
+
   function show(results) {
     list.textContent = '';
-    results.slice(0, all ? results.length : kMaxResults).forEach(function (r) {
-      var doc = docs[Number(r.ref)];
+    var groups = grouped(results);
+    var shown = groups.slice(0, all ? groups.length : kMaxResults);
+    shown.forEach(function (g) {
+      var doc = g.doc;
       var li = document.createElement('li');
       var a = document.createElement('a');
       a.href = resultHref(doc);
@@ -234,7 +256,7 @@
       li.appendChild(a);
       var p = document.createElement('span');
       p.className = 'result-text';
-      excerpt(doc, r).forEach(function (part, i) {
+      g.parts.forEach(function (part, i) {
         if (i % 2 === 0) {
           p.appendChild(document.createTextNode(part));
         } else {
@@ -244,13 +266,30 @@
         }
       });
       li.appendChild(p);
+      if (g.also.length) {
+        var also = document.createElement('span');
+        also.className = 'result-also';
+        also.appendChild(document.createTextNode('The same in '));
+        g.also.forEach(function (d, i) {
+          if (i > 0) {
+            also.appendChild(document.createTextNode(i === g.also.length - 1 ? ' and ' : ', '));
+          }
+          var a2 = document.createElement('a');
+          a2.href = resultHref(d);
+          a2.textContent = d.p;
+          also.appendChild(a2);
+        });
+        also.appendChild(document.createTextNode('.'));
+        li.appendChild(also);
+      }
       list.appendChild(li);
     });
     var n = results.length;
-    var cut = !all && n > kMaxResults;
+    var cut = !all && groups.length > kMaxResults;
+    var places = shown.reduce(function (sum, g) { return sum + 1 + g.also.length; }, 0);
     status.textContent = box.value.trim() === '' ? '' :
       n === 0 ? 'Nothing found.' :
-      cut ? kMaxResults + ' of ' + n + ' matches' :
+      cut ? places + ' of ' + n + ' matches' :
       n + (n === 1 ? ' match' : ' matches');
     if (cut) {
       var li = document.createElement('li');
@@ -261,7 +300,7 @@
       more.addEventListener('click', function () {
         all = true;
         show(results);
-        var next = list.querySelectorAll('a')[kMaxResults];
+        var next = list.children[kMaxResults] && list.children[kMaxResults].querySelector('a');
         if (next) {
           next.focus();
         }

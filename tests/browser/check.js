@@ -1158,6 +1158,17 @@ async function main() {
         hrefs: [...document.querySelectorAll(links)].map((a) => a.href),
         marks: [...document.querySelectorAll(`${results} mark`)].map((m) => m.textContent),
         unmarked: [...document.querySelectorAll(`${results} li`)].filter((li) => li.querySelector('a') && !li.querySelector('mark')).length,
+        // Entries alike (one title, one text), which are to be one.
+        alike: (() => {
+          const seen = new Set(), twice = [];
+          for (const li of document.querySelectorAll(`${results} li`)) {
+            const title = li.querySelector('a > span:first-child'), text = li.querySelector('a + span');
+            if (!title || !text) continue;
+            const key = `${title.textContent}|${text.textContent}`;
+            if (seen.has(key)) twice.push(key.slice(0, 40)); else seen.add(key);
+          }
+          return twice;
+        })(),
       }), [resultLinks, sel.searchResults]);
     }
     tail.push(async () => {
@@ -1181,6 +1192,7 @@ async function main() {
           const bad = r.marks.filter((m) => !/^[\p{L}\p{N}_]+$/u.test(m));
           if (bad.length) why.push(`marked not as words: ${bad.slice(0, 3).map((m) => JSON.stringify(m)).join(' ')}`);
           if (r.unmarked) why.push(`${r.unmarked} results with no match marked`);
+          if (r.alike.length) why.push(`results alike, one title and one text, not one entry: ${r.alike.slice(0, 2).join('; ')}`);
           if (problems.length) why.push(problems[0]);
           if (why.length) fail(name, why.join('; '));
           else pass(`${name}: ${r.hrefs.length} results, ${want.length} with ${s.has.join(' ') || 'nothing'} written out, ${new Set(r.marks).size} words marked`);

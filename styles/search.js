@@ -417,8 +417,11 @@
       return !target || target === m || target.contains(m) ||
         (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING);
     })[0] || marks[0];
+    // Into view up and down only: a code box is not scrolled sideways,
+    // which would hide the start of its lines.
     if (first) {
-      first.scrollIntoView({ block: 'center' });
+      var r = first.getBoundingClientRect();
+      window.scrollTo(window.scrollX, window.scrollY + r.top - (window.innerHeight - r.height) / 2);
     }
   }
 

@@ -1227,6 +1227,8 @@ async function main() {
           return {
             n: marks.length, texts: [...new Set(marks.map((m) => m.textContent))],
             inView: !!rect && rect.top >= barH && rect.bottom <= innerHeight,
+            // A code box it is in left at the start of its lines.
+            sideways: [...document.querySelectorAll('main pre, main div.sourceCode')].filter((e) => e.scrollLeft > 0).length,
             box: document.getElementById('search-box').value,
           };
         }, [sel.searchHit, sel.topBar]);
@@ -1235,6 +1237,7 @@ async function main() {
         const why = [];
         if (seen.texts.some((t) => t.toLowerCase() !== 'sm_75')) why.push(`marked: ${seen.texts.join(' ')}`);
         if (!seen.inView) why.push(`the mark at ${new URL(href).hash} is not in view (${seen.n} marks)`);
+        if (seen.sideways) why.push(`${seen.sideways} code boxes scrolled sideways, the start of their lines hidden`);
         if (seen.box !== 'sm_75') why.push(`the box holds "${seen.box}"`);
         if (c.low.length) why.push(`contrast: ${c.low.slice(0, 2).join('; ')}`);
         if (problems.length) why.push(problems[0]);

@@ -368,6 +368,9 @@ done | wc -l)
 shown=$(for ch in "${chapters[@]}"; do cat "$B/html/$ch.html"; done 2>/dev/null | grep -o '<picture>' | wc -l)
 if [ "$drawn" -gt 0 ] && [ "$drawn" = "$shown" ]; then
     pass "every chart drawn is on a page in a picture ($drawn)"
+elif [ "$drawn" -eq 0 ] && [ "$shown" -eq 0 ]; then
+    # make check CHAPTER=x of a chapter without charts (hopper-scan)
+    skip "every chart drawn is on a page in a picture" "${chapters[*]} draws no chart"
 else
     fail "every chart drawn is on a page in a picture" "$drawn charts drawn, $shown pictures on the pages"
 fi

@@ -939,19 +939,35 @@ async function main() {
           .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
         const marked = () => page.evaluate((toc) => [...document.querySelectorAll(`${toc} a[aria-current="location"]`)]
           .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
+        // The mark follows a scroll at the next frame, which a busy
+        // machine may give late: each mark is waited for (up to 5 s), then
+        // read.
+        const settled = (want) => page.waitForFunction(([toc, w]) => {
+          const m = [...document.querySelectorAll(`${toc} a[aria-current="location"]`)];
+          if (w === null) {
+            // The last heading may sit too low to reach the top quarter:
+            // then the last that does.
+            const reached = [...document.querySelectorAll(`${toc} a[href^="#"]`)]
+              .map((a) => document.getElementById(decodeURIComponent(a.hash.slice(1))))
+              .filter((h) => h && h.getBoundingClientRect().top <= innerHeight / 4);
+            w = reached.length ? reached[reached.length - 1].id : null;
+          }
+          return m.length === 1 && decodeURIComponent(m[0].hash.slice(1)) === w;
+        }, [sel.pageToc, want], { timeout: 5000 }).catch(() => {});
         for (const id of [ids[1], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
           await page.evaluate((h) => {
             const e = document.getElementById(h);
             window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 10);
           }, id);
-          await page.waitForTimeout(100);
+          await settled(id === ids[ids.length - 1] ? null : id);
           const m = await marked();
           // The last heading may sit too low to reach the top: then the one
           // marked is the last that does.
           if (m.length !== 1 || (m[0] !== id && id !== ids[ids.length - 1])) why.push(`at #${id}: marked ${m.join(' ') || 'none'}`);
         }
         await page.evaluate(() => window.scrollTo(0, 0));
-        await page.waitForTimeout(100);
+        await page.waitForFunction(([toc, first]) => [...document.querySelectorAll(`${toc} a[aria-current="location"]`)]
+          .every((a) => decodeURIComponent(a.hash.slice(1)) === first), [sel.pageToc, ids[0]], { timeout: 5000 }).catch(() => {});
         const top = await marked();
         if (top.length > 1 || (top.length === 1 && top[0] !== ids[0])) why.push(`at the top: marked ${top.join(' ')}`);
       } catch (e) {

@@ -175,6 +175,14 @@ if [ -n "$(command -v "${NVCC-nvcc}")" ]; then
     else
         fail "a prose edit weaves no other chapter's page again" "$(echo $rewoven | sed "s|$book/||g") rewritten"
     fi
+    # ... and passes no label's slide fragment through pandoc again.
+    fragments=$(find "$book/build/html/snippets" -name '*.html' | wc -l)
+    redone=$(find "$book/build/html/snippets" -name '*.html' -newer "$tmp/mark")
+    if [ "$fragments" -gt 0 ] && [ -z "$redone" ]; then
+        pass "a prose edit makes no label's slide fragment again ($fragments kept)"
+    else
+        fail "a prose edit makes no label's slide fragment again" "$fragments fragments; made again: $(echo $redone | sed "s|$book/||g")"
+    fi
 else
     skip "a header edit compiles its program again" "no nvcc"
     skip "a prose edit compiles nothing" "no nvcc"

@@ -468,14 +468,11 @@
     document.body.removeChild(area);
     return ok ? Promise.resolve() : Promise.reject(new Error('copy refused'));
   }
-  Array.prototype.forEach.call(document.querySelectorAll('button[data-snippet]'), function (button) {
-    var source = document.getElementById(button.getAttribute('data-snippet'));
-    if (!source || !source.content) {
-      return;
-    }
-    button.hidden = false;
+  // A copy control: a click copies text(), and the control says how it
+  // went for two seconds.
+  function copyOnClick(button, text) {
     button.addEventListener('click', function () {
-      copyText(source.content.textContent).then(function () {
+      copyText(text()).then(function () {
         button.textContent = 'copied';
       }, function () {
         button.textContent = 'not copied';
@@ -483,6 +480,14 @@
         setTimeout(function () { button.textContent = 'copy'; }, 2000);
       });
     });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('button[data-snippet]'), function (button) {
+    var source = document.getElementById(button.getAttribute('data-snippet'));
+    if (!source || !source.content) {
+      return;
+    }
+    button.hidden = false;
+    copyOnClick(button, function () { return source.content.textContent; });
   });
 
   // Every code block (a chunk's piece, the compile line, an excerpt) gets
@@ -503,15 +508,7 @@
     button.className = 'copy-code';
     button.textContent = 'copy';
     button.title = 'Copy this code';
-    button.addEventListener('click', function () {
-      copyText(code.textContent).then(function () {
-        button.textContent = 'copied';
-      }, function () {
-        button.textContent = 'not copied';
-      }).then(function () {
-        setTimeout(function () { button.textContent = 'copy'; }, 2000);
-      });
-    });
+    copyOnClick(button, function () { return code.textContent; });
     if (head) {
       head.insertBefore(button, head.querySelector('.chunk-nav'));
     } else {

@@ -461,10 +461,8 @@ static size_t unsigned_type(const char *s) {
     return 0;
 }
 
-/* The ID of a kernel whose demangled name is name (see the top). */
-static char *kernel_id(const char *name) {
-    char *s = nw_xstrdup(name);
-    bare_name(s);
+/* The ID of a kernel whose name, bare (bare_name), is s (see the top). */
+static char *kernel_id(const char *s) {
     struct nw_buf b = {NULL, 0, 0};
     nw_buf_add(&b, "", 0);
     for (const char *p = s; *p != '\0';) {
@@ -493,7 +491,6 @@ static char *kernel_id(const char *name) {
         }
         p += n;
     }
-    free(s);
     return b.s;
 }
 
@@ -515,9 +512,9 @@ static int is_library(const char *name) {
 static int name_kernels(struct program *p) {
     int bad = 0;
     for (size_t i = 0; i < p->n; ++i) {
-        p->k[i].id = kernel_id(p->k[i].name);
         p->k[i].shown = nw_xstrdup(p->k[i].name);
         bare_name(p->k[i].shown);
+        p->k[i].id = kernel_id(p->k[i].shown);
         if (p->k[i].id[0] == '\0') {
             nw_error(p->ptxas, p->k[i].line, "kernel %s: its name makes no "
                      "ID", p->k[i].name);

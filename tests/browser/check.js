@@ -613,6 +613,8 @@ async function main() {
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
+    // The widths the page was seen at, as the pass lines say them.
+    const widths = () => ((surveys.get(file) || {}).whole ? 'desktop' : `desktop and ${kPhone.width} px`);
     let chartCount = 0;
     try {
       // One window: the desktop's, then narrowed to the phone's width (a
@@ -620,6 +622,11 @@ async function main() {
       // script reads the width when it loads), then wide again and dark.
       const { page, problems } = await open(desktop, file);
       for (const kind of ['desktop', 'phone']) {
+        // The whole book's page is its chapters' pages under one outline:
+        // the same elements in the same styles, each checked narrow and
+        // for its CUDA words on its own page. It is held here to what is
+        // its own at the desktop's width, in the dark and in print.
+        if (kind === 'phone' && surveys.get(file).whole) break;
         if (kind === 'phone') {
           await page.setViewportSize(kPhone);
           await page.evaluate(() => window.scrollTo(0, 0));
@@ -674,7 +681,7 @@ async function main() {
         }
         if (kind === 'desktop') {
           await checkContrast(page, file, 'light');
-          if (s.toc) await checkCuda(page, file);
+          if (s.toc && !s.whole) await checkCuda(page, file);
           if (s.toc && !s.whole) await copyCode(page, file);
           if (s.toc && !s.whole && !await copySnippet(page, file) && s.labels) {
             fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
@@ -705,15 +712,15 @@ async function main() {
       loads.push(String(e.message || e).split('\n')[0]);
     }
     if (loads.length) fail(`${name} loads cleanly`, loads.slice(0, 3).join('; '));
-    else pass(`${name} loads cleanly (desktop and ${kPhone.width} px, light and dark: no console message, no failed load, nothing from the network)`);
+    else pass(`${name} loads cleanly (${widths()}, light and dark: no console message, no failed load, nothing from the network)`);
     if (charts.length) fail(`${name} draws its charts for the width`, charts.slice(0, 3).join('; '));
-    else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: narrow at ${kPhone.width} px, wide on the desktop)`);
+    else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: ${(surveys.get(file) || {}).whole ? '' : `narrow at ${kPhone.width} px, `}wide on the desktop)`);
     if (wide.length) fail(`${name} fits the window`, wide[0]);
-    else pass(`${name} fits the window (desktop and ${kPhone.width} px)`);
+    else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
-    else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, desktop and ${kPhone.width} px)`);
+    else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
     if (signs.length) fail(`${name} keeps each chunk's sign beside its name`, `on a line of its own: ${signs.join('; ')}`);
-    else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (desktop and ${kPhone.width} px)`);
+    else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (${widths()})`);
     if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));
     else pass(`${name} shows what scrolls (a shade at the edge and a scrollbar; scrolling sideways: ${scrolling.join(', ')})`);
     const s = surveys.get(file);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The built book in a real browser: every page of build/html opened in
-# Debian's chromium, headless, at a desktop width and at 390 px. A page
+# Debian's chromium, headless, at a desktop width and at 390 px (book.html,
+# its chapters' pages under one outline, at the desktop's only). A page
 # fails on a console message (an error, a warning, a blocked load), a
 # script error, a request that leaves the machine, a broken link or anchor,
 # a chunk reference that does not land on its chunk, a width greater than

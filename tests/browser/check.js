@@ -614,7 +614,8 @@ async function main() {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
     // The widths the page was seen at, as the pass lines say them.
-    const widths = () => ((surveys.get(file) || {}).whole ? 'desktop' : `desktop and ${kPhone.width} px`);
+    const seen = [];
+    const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
     let chartCount = 0;
     try {
       // One window: the desktop's, then narrowed to the phone's width (a
@@ -627,6 +628,7 @@ async function main() {
         // for its CUDA words on its own page. It is held here to what is
         // its own at the desktop's width, in the dark and in print.
         if (kind === 'phone' && surveys.get(file).whole) break;
+        seen.push(kind);
         if (kind === 'phone') {
           await page.setViewportSize(kPhone);
           await page.evaluate(() => window.scrollTo(0, 0));
@@ -681,10 +683,12 @@ async function main() {
         }
         if (kind === 'desktop') {
           await checkContrast(page, file, 'light');
-          if (s.toc && !s.whole) await checkCuda(page, file);
-          if (s.toc && !s.whole) await copyCode(page, file);
-          if (s.toc && !s.whole && !await copySnippet(page, file) && s.labels) {
-            fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
+          if (s.toc && !s.whole) {
+            await checkCuda(page, file);
+            await copyCode(page, file);
+            if (!await copySnippet(page, file) && s.labels) {
+              fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
+            }
           }
         }
         if (s.toc && !s.whole) await followQuotes(page, file, kind);
@@ -714,7 +718,7 @@ async function main() {
     if (loads.length) fail(`${name} loads cleanly`, loads.slice(0, 3).join('; '));
     else pass(`${name} loads cleanly (${widths()}, light and dark: no console message, no failed load, nothing from the network)`);
     if (charts.length) fail(`${name} draws its charts for the width`, charts.slice(0, 3).join('; '));
-    else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: ${(surveys.get(file) || {}).whole ? '' : `narrow at ${kPhone.width} px, `}wide on the desktop)`);
+    else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: ${seen.includes('phone') ? `narrow at ${kPhone.width} px, ` : ''}wide on the desktop)`);
     if (wide.length) fail(`${name} fits the window`, wide[0]);
     else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);

@@ -4,7 +4,8 @@
 # nothing (make -j2) and checked (make -j2 check), and the seconds of each
 # are printed: make check against the clean make (their ratio), and the
 # cost of each chapter added past the first size as a share of make check
-# at that size. Reports; asserts nothing. With the book's own size alone
+# at that size, in wall seconds and in CPU seconds (the second hardly moves
+# when other work shares the machine). Reports; asserts nothing. With the book's own size alone
 # (tests/bench/growth.sh 5) it is the ratio of make check on a built tree
 # to a clean make -j2 of the book, side by side in one run.
 #
@@ -29,7 +30,6 @@ read -r -a book <<<"$(sed -n 's/^CHAPTERS := //p' Makefile)"
 [ -d "${B:-build}/meta" ] || { echo "growth.sh: build the book first (make): the copies are named from build/meta" >&2; exit 1; }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # copy_chapter SRC K DIR: chapter SRC as its K-th copy, SRC-cK, in the book
 # at DIR, with its evidence and its registry lines.
@@ -82,21 +82,53 @@ copy_chapter() {
     done
 }
 
-# seconds CMD...: runs CMD, its output to $tmp/log, and prints its seconds.
+# The CPU seconds of a command and everything it starts, chromium's
+# processes too (they leave the process tree, so time(1) misses them): a
+# cpuacct control group of its own, where one can be made (root, cgroup v1's
+# cpuacct mounted). On a machine busy with other work the wall seconds
+# stretch and the CPU seconds hardly move, so the growth is also worked out
+# from them. Without such a group the CPU columns say "-".
+cpuacct=/sys/fs/cgroup/cpuacct
+cg=
+if [ -w "$cpuacct" ] && [ -f "$cpuacct/cpuacct.usage" ] && mkdir "$cpuacct/growth-$$" 2>/dev/null; then
+    cg=$cpuacct/growth-$$
+fi
+cleanup() {
+    rm -rf "$tmp"
+    [ -z "$cg" ] || rmdir "$cg" 2>/dev/null || :
+}
+trap cleanup EXIT
+
+# seconds CMD...: runs CMD, its output to $tmp/log, and prints its wall
+# seconds, then its CPU seconds ("-" without a control group) in $tmp/cpu.
 # A make that fails ends the benchmark; a check that fails is timed all the
 # same, its closing line shown.
 seconds() {
-    local start=$EPOCHREALTIME
-    if ! "$@" >"$tmp/log" 2>&1 && [ "${*: -1}" != check ]; then
+    local start=$EPOCHREALTIME used=0
+    [ -z "$cg" ] || used=$(cat "$cg/cpuacct.usage")
+    if ! ( [ -z "$cg" ] || echo "$BASHPID" >"$cg/cgroup.procs"; exec "$@" ) >"$tmp/log" 2>&1 &&
+       [ "${*: -1}" != check ]; then
         echo "growth.sh: $* failed: $(tail -3 "$tmp/log" | tr '\n' ' ')" >&2
         exit 1
     fi
     awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f\n", b - a }'
+    if [ -n "$cg" ]; then
+        awk -v a="$used" -v b="$(cat "$cg/cpuacct.usage")" 'BEGIN { printf "%.0f\n", (b - a) / 1e9 }' >"$tmp/cpu"
+    else
+        echo - >"$tmp/cpu"
+    fi
 }
 
-printf '%-9s %8s %12s %8s %12s %11s %s\n' chapters make "per chapter" check "per chapter" "check/make" \
-    "growth (check per added chapter, of check at the first size)"
-first_n= first_check=
+# growth A F N M: what each chapter added past the first size cost, as a
+# share of the first size's cost F: check A at N chapters, M at the first.
+growth() {
+    awk -v c="$1" -v f="$2" -v n="$3" -v m="$4" 'BEGIN {
+        if (c == "-" || f == "-" || n == m) print "-"; else printf "%.1f%%", 100 * (c - f) / (n - m) / f }'
+}
+printf '%-9s %8s %12s %8s %12s %11s %7s   %s\n' chapters make "per chapter" check "per chapter" "check/make" growth \
+    "CPU seconds: make, check, growth  [closing line]"
+echo "(growth: what each chapter added past the first size costs make check, as a share of make check at the first size)"
+first_n= first_check= first_cpu=
 declare -A groups
 for n in "$@"; do
     dir=$tmp/book$n
@@ -116,6 +148,7 @@ for n in "$@"; do
     # fingerprint of the copy's code (the original's renamed), so that they
     # read as fresh, as their originals do.
     m1=$(seconds make -C "$dir" -j2 tangle) || exit 1
+    u1=$(cat "$tmp/cpu")
     for e in "$dir"/evidence/*_c[0-9]*/; do
         [ -d "$e" ] || continue
         p=$(basename "$e")
@@ -127,20 +160,19 @@ for n in "$@"; do
     done
     m=$(seconds make -C "$dir" -j2) || exit 1
     m=$((m1 + m))
+    u=$(cat "$tmp/cpu")
+    [ "$u" = - ] || u=$((u1 + u))
     c=$(seconds make -C "$dir" -j2 check) || exit 1
+    v=$(cat "$tmp/cpu")
     closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/log" | tail -n 1)
     grep '^FAIL' "$tmp/log" | head -5 >&2
-    if [ -z "$first_n" ]; then
-        first_n=$n first_check=$c
-        growth=-
-    else
-        growth=$(awk -v c="$c" -v f="$first_check" -v n="$n" -v m="$first_n" 'BEGIN { printf "%.1f%%", 100 * (c - f) / (n - m) / f }')
-    fi
+    [ -n "$first_n" ] || first_n=$n first_check=$c first_cpu=$v
     # Where make check's time went, group by group (check.sh's lines).
     groups[$n]=$(sed -n 's/^  (tests\/\([a-z]*\)[./].*: \([0-9]*\) s)$/\1 \2/p' "$tmp/log" | tr '\n' ' ')
-    printf '%-9s %8s %12s %8s %12s %11s %s  [%s]\n' "$n" "$m s" "$(awk -v a="$m" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
+    printf '%-9s %8s %12s %8s %12s %11s %7s   %s, %s, %s  [%s]\n' "$n" "$m s" "$(awk -v a="$m" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
         "$c s" "$(awk -v a="$c" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
-        "$(awk -v c="$c" -v m="$m" 'BEGIN { printf "%.2f", c / m }')" "$growth" "$closing"
+        "$(awk -v c="$c" -v m="$m" 'BEGIN { printf "%.2f", c / m }')" "$(growth "$c" "$first_check" "$n" "$first_n")" \
+        "$u" "$v" "$(growth "$v" "$first_cpu" "$n" "$first_n")" "$closing"
     rm -rf "$dir"
 done
 # group_seconds GROUP N: the group's seconds in the check of N chapters.

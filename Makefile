@@ -520,42 +520,16 @@ $(RUNS:%=$(B)/bin/%): $(B)/bin/%: evidence/%.run | $(B)/stamp/names $(B)/bin
 # programs the chapters build: a run's name is its own (lowercase letters,
 # digits and _, no program's or profile's) and its line names a program of
 # the book, with arguments a script may hold as they are; no program of the
-# book takes the name of a profile, PROG_ncu. One line says what is wrong.
-# What reads a run waits for this check (order-only), and is not remade
-# each time it passes.
+# book takes the name of a profile, PROG_ncu. One line says what is wrong
+# (tools/book/evidence-names.c). What reads a run waits for this check
+# (order-only), and is not remade each time it passes.
 # (It reads the files whose names make may hold, and the folders, whose
 # times change as a file is added, removed or renamed.)
 named-ok = $(foreach f,$(1),$(if $(call without,$(patsubst evidence/%$(2),%,$(f)),$(PROG_CHARS)),,$(f)))
 $(B)/stamp/names: $(call named-ok,$(RUN_FILES),.run) $(call named-ok,$(wildcard evidence/*.ncu),.ncu) \
-                  $(call named-ok,$(wildcard evidence/*/),/) evidence $(B)/book.mk $(LIST_CHANGED) | $(B)/stamp
-	$(Q)bad() { echo "$$1:1: $$2" >&2; exit 1; }; \
-	for d in evidence/*/; do \
-	  [ -d "$$d" ] || continue; p=$${d#evidence/}; p=$${p%/}; \
-	  case $$p in *[!A-Za-z0-9_-]*) bad "$${d%/}" "a folder of evidence is named for its program: letters, digits, _ and -" ;; esac; \
-	  for t in "$$d"*.txt; do \
-	    [ -e "$$t" ] || continue; g=$${t##*/}; g=$${g%.txt}; \
-	    case $$g in *[!a-z0-9-]*) bad "$$t" "a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)" ;; esac; \
-	  done; \
-	done; \
-	for p in $(filter $(COMPILED),$(PROFILES)); do \
-	  bad "evidence/$${p%_ncu}.ncu" "its profile is named $$p, as a program of the book is; rename the program"; \
-	done; \
-	for f in evidence/*.run; do \
-	  [ -e "$$f" ] || continue; r=$${f#evidence/}; r=$${r%.run}; \
-	  case $$r in *[!a-z0-9_]*) bad "$$f" "\"$$r\" is not a run's name: lowercase letters, digits and _" ;; esac; \
-	  case " $(COMPILED) $(PROFILES) " in *" $$r "*) \
-	    bad "$$f" "$$r is the name of a program of the book; give the run a name of its own" ;; esac; \
-	  prog=; args=; \
-	  [ "$$(awk 'END { print NR }' "$$f")" = 1 ] && { read -r prog args < "$$f" || :; }; \
-	  [ -n "$$prog" ] || bad "$$f" "want one line, PROG ARG...: a program of the book and its arguments"; \
-	  case $$prog$$args in *"$$(printf '\r')"*) \
-	    bad "$$f" "the line ends in a carriage return (CRLF, a Windows line end); save it with LF alone" ;; esac; \
-	  case " $(COMPILED) " in *" $$prog "*) ;; *) \
-	    bad "$$f" "$$prog is not a program of the book ($(COMPILED))" ;; esac; \
-	  case $$args in *[!-A-Za-z0-9_.,=:/+\ ]*) \
-	    bad "$$f" "an argument holds a character other than letters, digits and - _ . , = : / +" ;; esac; \
-	done; \
-	touch $@
+                  $(call named-ok,$(wildcard evidence/*/),/) evidence $(B)/book.mk $(LIST_CHANGED) \
+                  $(evidence-names) | $(B)/stamp
+	$(Q)$(evidence-names) evidence $(COMPILED) -- $(PROFILES) && touch $@
 
 # --- The T4 fit --------------------------------------------------------------
 # How each kernel fits a Tesla T4, from its sm_75 code and no GPU: a compile

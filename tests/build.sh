@@ -298,6 +298,21 @@ sed -n "${first},${last}p" "$book/build/src/$file" >"$tmp/rev1"
 sed -i 's|    return (x & 1) == 0;   /\* a mask \*/|    return !(x \& 1);|' "$book/chapters/parity.nw"
 expect_bad "a change of a published label's code stops the build at its line" \
     "chapters/parity.nw:$line: the code of published label <<parity-test>> changed since revision 1, which lessons cite: make revise LABEL=parity-test publishes revision 2 and keeps revision 1's, or retire the label"
+# Where build/ holds no last good build (a fresh clone whose first make
+# stopped on the change), make revise says how to make one, and changes
+# nothing.
+name="make revise with no last good build says how to make one"
+mv "$book/build/meta" "$tmp/meta"
+if mk revise LABEL=parity-test >"$tmp/out" 2>&1; then
+    fail "$name" "it succeeded"
+elif ! grep -qx 'build/meta/[a-z]*\.lines: missing: make revise keeps the code of the label.s last revision from the last good build, and there is none; build the book as it was before the change (git stash; make; git stash pop), then make revise again' "$tmp/out"; then
+    fail "$name" "$(grep -v '^  ' "$tmp/out" | head -2 | tr '\n' ' ')"
+elif ! cmp -s "$book/chapters/labels.tsv" "$tmp/labels.tsv" || [ -e "$book/chapters/labels/parity-test@1.cu" ]; then
+    fail "$name" "the registry or its kept code changed"
+else
+    pass "$name"
+fi
+mv "$tmp/meta" "$book/build/meta"
 name="make revise publishes revision 2 and keeps revision 1's code, with a page"
 kept=$book/chapters/labels/parity-test@1.cu
 if ! mk revise LABEL=parity-test >"$tmp/out" 2>&1; then

@@ -42,19 +42,27 @@ for nw in tests/bad/*.nw "$gen"/*.nw; do
     fi
 done
 
-# Every real chapter through every tool, under the sanitizers.
+# Every real chapter through every tool, under the sanitizers. Each
+# chapter's pipeline is made once: the build's, build/meta/NAME.nwpipe
+# (the very input the build's tools read), where it is there and newer than
+# the chapter, else markup's here.
 metas=()
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
-    "$MARKUP" "$nw" | "$asan/chapter-meta" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
+    if [ -f "$B/meta/$ch.nwpipe" ] && [ "$B/meta/$ch.nwpipe" -nt "$nw" ]; then
+        cp "$B/meta/$ch.nwpipe" "$gen/$ch.nwpipe"
+    else
+        "$MARKUP" "$nw" >"$gen/$ch.nwpipe"
+    fi
+    "$asan/chapter-meta" <"$gen/$ch.nwpipe" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
     metas+=("$gen/$ch.tsv")
 done
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
-    if "$MARKUP" "$nw" | "$asan/chapter-meta" >/dev/null 2>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/snippet-marks" >/dev/null 2>>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/chapter-md" -V "$B/values" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
-           "${metas[@]}" >/dev/null 2>>"$gen/err"; then
+    if "$asan/chapter-meta" <"$gen/$ch.nwpipe" >/dev/null 2>"$gen/err" &&
+       "$asan/snippet-marks" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err" &&
+       "$asan/chapter-md" -V "$B/values" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
+           "${metas[@]}" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else
         fail "sanitized tools on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
@@ -64,9 +72,6 @@ done
 # The tools that make the index pages, the search index, the charts and the
 # notebooks, under the sanitizers, on every real chapter and on the built
 # pages.
-for nw in chapters/*.nw; do
-    "$MARKUP" "$nw" >"$gen/$(basename "$nw" .nw).nwpipe"
-done
 if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     : >"$gen/err"
     pages=()
@@ -135,6 +140,50 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     done
 else
     skip "sanitized index-pages, heading-links, nav, snippets, search-index, notebook-md on the book" "the book is not built"
+fi
+
+# evidence-names on a small evidence folder: silent on good names; each
+# bad one gives its one line (tests/weave.sh shows make stopping on them).
+ev=$gen/evnames
+mkdir -p "$ev/prog/"
+: >"$ev/prog/nvidia-h200.txt"
+printf 'prog --quick --n=4,8 a/b.c:+1\n' >"$ev/prog_twice.run"
+evnames() { "$asan/evidence-names" "$ev" prog other -- other_ncu 2>&1; }
+ev_bad() { # NAME FILE LINE WANT: FILE put in the folder (a folder where it ends in /)
+    local got
+    case $2 in */) mkdir -p "$ev/$2" ;; *) printf '%s' "$3" >"$ev/$2" ;; esac
+    got=$(evnames)
+    if [ "$got" = "$ev/${2%/}:1: $4" ]; then
+        pass "sanitized evidence-names rejects $1"
+    else
+        fail "sanitized evidence-names rejects $1" "said '$got'"
+    fi
+    rm -rf "${ev:?}/$2"
+}
+if [ -z "$(evnames)" ]; then
+    pass "sanitized evidence-names passes good names in silence"
+else
+    fail "sanitized evidence-names passes good names in silence" "$(evnames | head -1)"
+fi
+ev_bad "a folder named with a blank" 'a b/' '' "a folder of evidence is named for its program: letters, digits, _ and -"
+ev_bad "a transcript named \$(...)" 'prog/$(x).txt' '' \
+    "a transcript is named for its GPU, in lowercase letters, digits and - (NVIDIA H200 is nvidia-h200.txt)"
+ev_bad "a run not in lowercase" 'Twice.run' $'prog --twice\n' "\"Twice\" is not a run's name: lowercase letters, digits and _"
+ev_bad "a run named as a program" 'other.run' $'prog --twice\n' "other is the name of a program of the book; give the run a name of its own"
+ev_bad "a run of two lines" 'two.run' $'prog\nprog\n' "want one line, PROG ARG...: a program of the book and its arguments"
+ev_bad "an empty run" 'empty.run' '' "want one line, PROG ARG...: a program of the book and its arguments"
+ev_bad "a run saved with CRLF" 'crlf.run' $'prog --twice\r\n' \
+    "the line ends in a carriage return (CRLF, a Windows line end); save it with LF alone"
+ev_bad "a run of no program" 'ghost.run' $'ghost --twice\n' "ghost is not a program of the book (prog other)"
+ev_bad "a run with a quote" 'quote.run' $'prog --name=\'x\'\n' \
+    "an argument holds a character other than letters, digits and - _ . , = : / +"
+printf 'ncu\n' >"$ev/other.ncu"
+if [ "$("$asan/evidence-names" "$ev" prog other_ncu -- other_ncu 2>&1)" = \
+     "$ev/other.ncu:1: its profile is named other_ncu, as a program of the book is; rename the program" ]; then
+    pass "sanitized evidence-names rejects a program named as a profile"
+else
+    fail "sanitized evidence-names rejects a program named as a profile" \
+        "said '$("$asan/evidence-names" "$ev" prog other_ncu -- other_ncu 2>&1)'"
 fi
 
 # chunk-links links an identifier in its chunk's code only: whole, as

@@ -93,11 +93,22 @@ cg=
 if [ -w "$cpuacct" ] && [ -f "$cpuacct/cpuacct.usage" ] && mkdir "$cpuacct/growth-$$" 2>/dev/null; then
     cg=$cpuacct/growth-$$
 fi
+# Stopped part-way, it stops what it started too: a group's test whose
+# make was killed would run on, in a book taken away, beside the next work.
 cleanup() {
+    if [ -n "$cg" ]; then
+        local p i
+        for i in 1 2 3; do
+            for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do kill "$p" 2>/dev/null; done
+            [ -s "$cg/cgroup.procs" ] || break
+            sleep 1
+        done
+        rmdir "$cg" 2>/dev/null || :
+    fi
     rm -rf "$tmp"
-    [ -z "$cg" ] || rmdir "$cg" 2>/dev/null || :
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 # seconds CMD...: runs CMD, its output to $tmp/log, and prints its wall
 # seconds, then its CPU seconds ("-" without a control group) in $tmp/cpu.

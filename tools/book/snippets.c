@@ -786,6 +786,21 @@ int main(int argc, char **argv) {
     if (check) {
         return cmd_check(argv[2], argv + 3, argc - 3);
     }
+    /* keep takes the code of the last revision from the last good build:
+     * with none in build/ (a fresh clone whose first make stopped on the
+     * change), say how to make one rather than that a file is missing. */
+    for (int i = 4; keep && i < argc; ++i) {
+        FILE *f = fopen(argv[i], "r");
+        if (f == NULL) {
+            nw_error(argv[i], 0, "missing: make revise keeps the code of the "
+                     "label's last revision from the last good build, and "
+                     "there is none; build the book as it was before the "
+                     "change (git stash; make; git stash pop), then make "
+                     "revise again");
+            return 1;
+        }
+        fclose(f);
+    }
     struct nw_book book;
     if (nw_book_read(&book, argv + 4, (size_t)(argc - 4)) != 0) {
         return 1;

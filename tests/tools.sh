@@ -13,10 +13,11 @@ rm -rf "$asan" && mkdir -p "$asan"
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-# Every tool, the library compiled once (tests/lib.sh).
+# Every tool, and the printer of the HTML reader's tokens, the library
+# compiled once (tests/lib.sh).
 tools=()
 for src in tools/book/*.c; do tools+=("$(basename "$src" .c)"); done
-sanitized "$asan" "${tools[@]}"
+sanitized "$asan" "${tools[@]}" tests/html-tokens.c
 for t in "${tools[@]}"; do
     [ -x "$asan/$t" ] && pass "build $t with ASan and UBSan"
 done
@@ -366,6 +367,33 @@ if grep -q '"u": "whole.html' "$gen/whole.js" || ! grep -q '"u": "searched.html#
 else
     pass "search-index leaves out a page marked noindex, and only that"
 fi
+# The HTML reader (tools/lib/html.h), on a page that holds each kind of
+# token (tests/fixtures/html/page.html): the tokens it reads, which cover
+# the page byte for byte; and on each malformed page, one line saying where.
+if "$asan/html-tokens" tests/fixtures/html/page.html >"$gen/tokens" 2>"$gen/err" &&
+   cmp -s "$gen/tokens" tests/fixtures/html/page.tokens; then
+    pass "sanitized html reader: a page's tokens, names, attributes, classes and references"
+else
+    fail "sanitized html reader: a page's tokens, names, attributes, classes and references" \
+        "$(head -2 "$gen/err" | tr '\n' ' ') $(diff "$gen/tokens" tests/fixtures/html/page.tokens | head -3 | tr '\n' ' ')"
+fi
+for t in "<p>\n<a href=\"x\"|2: a <a> tag is never closed with '>'" \
+         "<p>\n<a title=\"x>\ny</a>|2: a quoted value in a <a> tag is never closed with its \"" \
+         "x\n\n<!-- y -- >|3: a comment is never closed with '-->'" \
+         "<p>\n<script>\nx</p>|2: a <script> is never closed with </script>" \
+         "<p>\n</p|2: an end tag is never closed with '>'" \
+         "<!DOCTYPE html|1: a <! or <? declaration is never closed with '>'"; do
+    printf '%b' "${t%%|*}" >"$gen/bad.html"
+    want="$gen/bad.html:${t#*|}"
+    if "$asan/html-tokens" "$gen/bad.html" >/dev/null 2>"$gen/err"; then
+        fail "sanitized html reader says in one line:${t#*|}" "it passed"
+    elif [ "$(cat "$gen/err")" != "$want" ]; then
+        fail "sanitized html reader says in one line:${t#*|}" "said '$(head -3 "$gen/err" | tr '\n' ' ')'"
+    else
+        pass "sanitized html reader says in one line:${t#*|}"
+    fi
+done
+
 # nwsplit.awk gives noweb's nt, for each root, only the chunks the root
 # reaches: what nt writes from it must be what it writes from the whole
 # pipeline, byte for byte, #line directives included, on the chapters that

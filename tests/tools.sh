@@ -140,10 +140,12 @@ fi
 
 # chunk-links links an identifier in its chunk's code only: whole, as
 # code (not in a comment, a string or another chunk), inside the
-# highlighting span it is in, next to an entity; and replaces placeholders.
+# highlighting span it is in, next to an entity, in a chunk whose tag
+# pandoc broke before its id; and replaces placeholders.
 printf 'ident\tchunk-a\tkTile\t#chunk-b\nident\tchunk-a\tscan\t#chunk-c\nNWREF0001\t<a class="chunk-ref" href="#x">x</a>\n' >"$gen/ident.refs"
 cat >"$gen/ident.html" <<'EOF'
-<div id="chunk-a"
+<div
+id="chunk-a"
 class="chunk">
 <pre><code class="sourceCode cuda"><span id="cb1-1"><a href="#cb1-1"></a>kTile&lt;kTile2 <span class="va">scan</span>(kTile_x); <span class="co">// kTile</span> <span class="st">"scan"</span> NWREF0001</span></code></pre>
 <div class="chunk-foot"></div></div>
@@ -293,6 +295,17 @@ if [ "$got" = "$gen/own.chart:2: bar: names no row" ]; then
     pass "chart rejects a bar with a label and no row outside a group"
 else
     fail "chart rejects a bar with a label and no row outside a group" "said '$got'"
+fi
+# chunk-links finds an id used twice on the page wherever pandoc broke
+# the line in its tag.
+printf '<h2\nid="x">X</h2>\n<div id="x" class="chunk"></div>\n' >"$gen/twice.html"
+: >"$gen/twice.refs"
+if "$asan/chunk-links" "$gen/twice.refs" <"$gen/twice.html" >/dev/null 2>"$gen/err"; then
+    fail "sanitized chunk-links finds an id used twice, after a line break too" "it passed"
+elif [ "$(wc -l <"$gen/err")" -ne 1 ] || ! grep -q '^chunk-links: the id "x" is used twice on the page' "$gen/err"; then
+    fail "sanitized chunk-links finds an id used twice, after a line break too" "said '$(head -3 "$gen/err" | tr '\n' ' ')'"
+else
+    pass "sanitized chunk-links finds an id used twice, after a line break too"
 fi
 # book-page, the whole book on one page: on a book of two small pages, each
 # chapter under a heading of its own, its ids prefixed with its name and

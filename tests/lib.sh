@@ -30,7 +30,8 @@ fixture_book() {
     : >"$1/chapters/labels.tsv"
 }
 
-# sanitized DIR TOOL...: each book tool, tools/book/TOOL.c, built with
+# sanitized DIR TOOL...: each book tool, tools/book/TOOL.c (or a test's
+# program, TOOL given as its path, PATH/TOOL.c), built with
 # AddressSanitizer and UndefinedBehaviorSanitizer as DIR/TOOL, against the
 # library compiled once into DIR/lib (and tcheck's transcript reader, for a
 # tool that reads transcripts). Prints "FAIL build TOOL ..." for one that
@@ -53,10 +54,11 @@ sanitized() {
             { fail "build tcheck's reader with ASan and UBSan" "$(head -1 "$dir/transcript.log")"; return 1; }
     fi
     for t in "$@"; do
-        local reader=()
-        grep -q '^#include "transcript.h"' "tools/book/$t.c" &&
+        local reader=() c=tools/book/$t.c
+        case $t in *.c) c=$t t=$(basename "$t" .c) ;; esac
+        grep -q '^#include "transcript.h"' "$c" &&
             reader=(-Itools/evidence "$dir/transcript.o")
-        if ! "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -o "$dir/$t" "tools/book/$t.c" \
+        if ! "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -o "$dir/$t" "$c" \
                 "${reader[@]}" "$dir"/lib/*.o 2>"$dir/$t.log"; then
             fail "build $t with ASan and UBSan" "$(head -1 "$dir/$t.log")"
             bad=1

@@ -13,10 +13,11 @@ rm -rf "$asan" && mkdir -p "$asan"
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-# Every tool, the library compiled once (tests/lib.sh).
+# Every tool, and the printer of the HTML reader's tokens, the library
+# compiled once (tests/lib.sh).
 tools=()
 for src in tools/book/*.c; do tools+=("$(basename "$src" .c)"); done
-sanitized "$asan" "${tools[@]}"
+sanitized "$asan" "${tools[@]}" tests/html-tokens.c
 for t in "${tools[@]}"; do
     [ -x "$asan/$t" ] && pass "build $t with ASan and UBSan"
 done
@@ -188,10 +189,12 @@ fi
 
 # chunk-links links an identifier in its chunk's code only: whole, as
 # code (not in a comment, a string or another chunk), inside the
-# highlighting span it is in, next to an entity; and replaces placeholders.
+# highlighting span it is in, next to an entity, in a chunk whose tag
+# pandoc broke before its id; and replaces placeholders.
 printf 'ident\tchunk-a\tkTile\t#chunk-b\nident\tchunk-a\tscan\t#chunk-c\nNWREF0001\t<a class="chunk-ref" href="#x">x</a>\n' >"$gen/ident.refs"
 cat >"$gen/ident.html" <<'EOF'
-<div id="chunk-a"
+<div
+id="chunk-a"
 class="chunk">
 <pre><code class="sourceCode cuda"><span id="cb1-1"><a href="#cb1-1"></a>kTile&lt;kTile2 <span class="va">scan</span>(kTile_x); <span class="co">// kTile</span> <span class="st">"scan"</span> NWREF0001</span></code></pre>
 <div class="chunk-foot"></div></div>
@@ -342,6 +345,17 @@ if [ "$got" = "$gen/own.chart:2: bar: names no row" ]; then
 else
     fail "chart rejects a bar with a label and no row outside a group" "said '$got'"
 fi
+# chunk-links finds an id used twice on the page wherever pandoc broke
+# the line in its tag.
+printf '<h2\nid="x">X</h2>\n<div id="x" class="chunk"></div>\n' >"$gen/twice.html"
+: >"$gen/twice.refs"
+if "$asan/chunk-links" "$gen/twice.refs" <"$gen/twice.html" >/dev/null 2>"$gen/err"; then
+    fail "sanitized chunk-links finds an id used twice, after a line break too" "it passed"
+elif [ "$(wc -l <"$gen/err")" -ne 1 ] || ! grep -q '^chunk-links: the id "x" is used twice on the page' "$gen/err"; then
+    fail "sanitized chunk-links finds an id used twice, after a line break too" "said '$(head -3 "$gen/err" | tr '\n' ' ')'"
+else
+    pass "sanitized chunk-links finds an id used twice, after a line break too"
+fi
 # book-page, the whole book on one page: on a book of two small pages, each
 # chapter under a heading of its own, its ids prefixed with its name and
 # its links followed (to the page itself, to the other chapter, to a
@@ -415,6 +429,33 @@ if grep -q '"u": "whole.html' "$gen/whole.js" || ! grep -q '"u": "searched.html#
 else
     pass "search-index leaves out a page marked noindex, and only that"
 fi
+# The HTML reader (tools/lib/html.h), on a page that holds each kind of
+# token (tests/fixtures/html/page.html): the tokens it reads, which cover
+# the page byte for byte; and on each malformed page, one line saying where.
+if "$asan/html-tokens" tests/fixtures/html/page.html >"$gen/tokens" 2>"$gen/err" &&
+   cmp -s "$gen/tokens" tests/fixtures/html/page.tokens; then
+    pass "sanitized html reader: a page's tokens, names, attributes, classes and references"
+else
+    fail "sanitized html reader: a page's tokens, names, attributes, classes and references" \
+        "$(head -2 "$gen/err" | tr '\n' ' ') $(diff "$gen/tokens" tests/fixtures/html/page.tokens | head -3 | tr '\n' ' ')"
+fi
+for t in "<p>\n<a href=\"x\"|2: a <a> tag is never closed with '>'" \
+         "<p>\n<a title=\"x>\ny</a>|2: a quoted value in a <a> tag is never closed with its \"" \
+         "x\n\n<!-- y -- >|3: a comment is never closed with '-->'" \
+         "<p>\n<script>\nx</p>|2: a <script> is never closed with </script>" \
+         "<p>\n</p|2: an end tag is never closed with '>'" \
+         "<!DOCTYPE html|1: a <! or <? declaration is never closed with '>'"; do
+    printf '%b' "${t%%|*}" >"$gen/bad.html"
+    want="$gen/bad.html:${t#*|}"
+    if "$asan/html-tokens" "$gen/bad.html" >/dev/null 2>"$gen/err"; then
+        fail "sanitized html reader says in one line:${t#*|}" "it passed"
+    elif [ "$(cat "$gen/err")" != "$want" ]; then
+        fail "sanitized html reader says in one line:${t#*|}" "said '$(head -3 "$gen/err" | tr '\n' ' ')'"
+    else
+        pass "sanitized html reader says in one line:${t#*|}"
+    fi
+done
+
 # nwsplit.awk gives noweb's nt, for each root, only the chunks the root
 # reaches: what nt writes from it must be what it writes from the whole
 # pipeline, byte for byte, #line directives included, on the chapters that

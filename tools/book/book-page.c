@@ -24,54 +24,16 @@
  * non-zero exit, with nothing written.
  */
 #include "escape.h"
+#include "html.h"
 #include "meta.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char kTool[] = "book-page";
 static const char kMainOpen[] = "<main id=\"text\">";
 static const char kMainClose[] = "</main>";
-
-/* The tag name at p (after '<' and an optional '/'), its length. */
-static size_t tag_name(const char *p, const char *end) {
-    size_t n = 0;
-    while (p + n < end && isalnum((unsigned char)p[n])) {
-        ++n;
-    }
-    return n;
-}
-
-/* The end of the tag at lt: its '>', quoted values passed over; NULL
- * where it has none before end. */
-static const char *tag_end(const char *lt, const char *end) {
-    char quote = 0;
-    for (const char *q = lt + 1; q < end; ++q) {
-        if (quote != 0) {
-            quote = *q == quote ? 0 : quote;
-        } else if (*q == '"' || *q == '\'') {
-            quote = *q;
-        } else if (*q == '>') {
-            return q;
-        }
-    }
-    return NULL;
-}
-
-/* Is the name n bytes at p, ignoring case, word? */
-static int name_is(const char *p, size_t n, const char *word) {
-    if (strlen(word) != n) {
-        return 0;
-    }
-    for (size_t i = 0; i < n; ++i) {
-        if (tolower((unsigned char)p[i]) != word[i]) {
-            return 0;
-        }
-    }
-    return 1;
-}
 
 /* One chapter's content as it is rewritten. */
 struct chapter_out {
@@ -109,135 +71,115 @@ static void put_href(struct chapter_out *co, const char *v, size_t n) {
     nw_buf_add(b, v, n);
 }
 
-/* The tag from lt to gt, its ids prefixed and its links followed; a
- * heading's level is level, one more than it was. */
-static void put_tag(struct chapter_out *co, const char *lt, const char *gt,
-                    char level) {
+/* The tag t, its ids prefixed and its links followed; a heading's level
+ * is level, one more than it was. */
+static void put_tag(struct chapter_out *co, const struct nw_html_token *t,
+                    int level) {
     struct nw_buf *b = &co->out;
-    int closing = lt[1] == '/';
-    const char *q = lt + 1 + closing;
-    size_t nl = tag_name(q, gt);
-    nw_buf_add(b, lt, (size_t)(q - lt));
+    const char *from = t->s; /* copied up to here */
+    nw_buf_add(b, from, (size_t)(t->name - from));
     if (level != 0) {
-        char h[2] = {'h', level};
+        char h[2] = {'h', (char)('0' + level)};
         nw_buf_add(b, h, 2);
     } else {
-        nw_buf_add(b, q, nl);
+        nw_buf_add(b, t->name, t->name_len);
     }
-    q += nl;
-    while (q < gt) {
-        /* An attribute: blanks, a name, and =value where it has one. */
-        const char *at = q;
-        while (q < gt && isspace((unsigned char)*q)) {
-            ++q;
-        }
-        const char *an = q;
-        while (q < gt && !isspace((unsigned char)*q) && *q != '=' &&
-               *q != '/') {
-            ++q;
-        }
-        size_t anl = (size_t)(q - an);
-        if (q == an) { /* a '/' of <br />, or a stray byte */
-            ++q;
-            nw_buf_add(b, at, (size_t)(q - at));
+    from = t->name + t->name_len;
+    const char *pos = NULL;
+    struct nw_html_attr a;
+    while (nw_html_attr_next(t, &pos, &a)) {
+        int id = a.name_len == 2 && strncmp(a.name, "id", 2) == 0;
+        if (a.value == NULL ||
+            (!id && (a.name_len != 4 || strncmp(a.name, "href", 4) != 0))) {
             continue;
         }
-        if (q >= gt || *q != '=') {
-            nw_buf_add(b, at, (size_t)(q - at));
-            continue;
-        }
-        ++q;
-        char quote = (*q == '"' || *q == '\'') ? *q : 0;
-        const char *v = quote ? q + 1 : q;
-        const char *ve = v;
-        while (ve < gt && (quote ? *ve != quote : !isspace((unsigned char)*ve))) {
-            ++ve;
-        }
-        nw_buf_add(b, at, (size_t)(v - at));
-        if (name_is(an, anl, "id")) {
+        nw_buf_add(b, from, (size_t)(a.value - from));
+        if (id) {
             nw_buf_puts(b, co->name);
             nw_buf_puts(b, "--");
-            nw_buf_add(b, v, (size_t)(ve - v));
-        } else if (name_is(an, anl, "href")) {
-            put_href(co, v, (size_t)(ve - v));
+            nw_buf_add(b, a.value, a.value_len);
         } else {
-            nw_buf_add(b, v, (size_t)(ve - v));
+            put_href(co, a.value, a.value_len);
         }
-        q = (quote && ve < gt) ? ve + 1 : ve;
-        nw_buf_add(b, ve, (size_t)(q - ve));
+        from = a.value + a.value_len;
     }
-    nw_buf_add(b, gt, 1);
+    nw_buf_add(b, from, (size_t)(t->s + t->len - from));
 }
 
-/* The chapter's content, from p to end, rewritten into co->out. Returns 0,
- * or 1 having said what is wrong with the page at path. */
-static int rewrite(struct chapter_out *co, const char *path, const char *p,
-                   const char *end) {
-    while (p < end) {
-        const char *lt = memchr(p, '<', (size_t)(end - p));
-        if (lt == NULL) {
-            nw_buf_add(&co->out, p, (size_t)(end - p));
-            break;
+/* Passes over the element whose start tag is t, up to its own end tag.
+ * Returns 0, or 1 having said what is wrong. */
+static int skip_element(struct nw_html *h, const struct nw_html_token *t) {
+    struct nw_html_token e;
+    int depth = 1, r;
+    while (depth > 0 && (r = nw_html_next(h, &e)) > 0) {
+        if (e.kind != NW_HTML_TEXT && e.name_len == t->name_len &&
+            memcmp(e.name, t->name, t->name_len) == 0) {
+            depth += e.kind == NW_HTML_START ? 1 : -1;
         }
-        nw_buf_add(&co->out, p, (size_t)(lt - p));
-        if (strncmp(lt, "<!--", 4) == 0) {
-            const char *e = strstr(lt, "-->");
-            p = (e != NULL && e + 3 <= end) ? e + 3 : end;
-            nw_buf_add(&co->out, lt, (size_t)(p - lt));
-            continue;
+    }
+    if (depth > 0 && r == 0) {
+        nw_error(h->path, t->line, "a <%.*s> in <main> is never closed",
+                 (int)t->name_len, t->name);
+    }
+    return depth > 0;
+}
+
+/* What <main id="text"> holds, from h on up to its end tag, rewritten into
+ * co->out: its ids prefixed, its links followed, its headings a level
+ * down, its <header> and <nav> left out. Returns 0, or 1 having said what
+ * is wrong, or 2 where <main> has no end. */
+static int rewrite(struct chapter_out *co, struct nw_html *h) {
+    struct nw_html_token t;
+    int r, drop_nl = 0;
+    while ((r = nw_html_next(h, &t)) > 0) {
+        if (drop_nl && t.kind == NW_HTML_TEXT && t.s[0] == '\n') {
+            ++t.s; /* the line an element left out ends */
+            --t.len;
         }
-        const char *gt = tag_end(lt, end);
-        if (gt == NULL) {
-            nw_error(path, 0, "a tag in <main> is never closed with '>'");
+        drop_nl = 0;
+        int level = nw_html_heading(&t);
+        if (t.kind == NW_HTML_TEXT || t.kind == NW_HTML_COMMENT ||
+            t.kind == NW_HTML_OTHER) {
+            nw_buf_add(&co->out, t.s, t.len);
+        } else if (t.kind == NW_HTML_END && nw_html_is(&t, "main")) {
+            return 0;
+        } else if (t.kind == NW_HTML_START &&
+                   (nw_html_is(&t, "header") || nw_html_is(&t, "nav"))) {
+            if (skip_element(h, &t) != 0) {
+                return 1;
+            }
+            drop_nl = 1;
+        } else if (level == 6) {
+            nw_error(h->path, t.line,
+                     "an <h6> has no level below it on the book's page");
             return 1;
+        } else {
+            put_tag(co, &t, level > 0 ? level + 1 : 0);
         }
-        int closing = lt[1] == '/';
-        const char *name = lt + 1 + closing;
-        size_t nl = tag_name(name, gt);
-        if (!closing && (name_is(name, nl, "header") || name_is(name, nl, "nav"))) {
-            /* Left out, with what it holds: up to its own end tag. */
-            char close[10];
-            snprintf(close, sizeof close, "</%.*s>", (int)nl, name);
-            const char *e = strstr(gt, close);
-            if (e == NULL || e >= end) {
-                nw_error(path, 0, "a <%.*s> in <main> is never closed", (int)nl, name);
-                return 1;
-            }
-            p = e + strlen(close);
-            if (p < end && *p == '\n') {
-                ++p;
-            }
-            continue;
-        }
-        char level = 0;
-        if (nl == 2 && (name[0] == 'h' || name[0] == 'H') && name[1] >= '1' &&
-            name[1] <= '6') {
-            if (name[1] == '6') {
-                nw_error(path, 0, "an <h6> has no level below it on the book's page");
-                return 1;
-            }
-            level = (char)(name[1] + 1);
-        }
-        put_tag(co, lt, gt, level);
-        p = gt + 1;
     }
-    return 0;
+    return r < 0 ? 1 : 2;
 }
 
-/* The style sheet in the head of the page html, before at, into css: the
- * highlighting of its code, which pandoc writes only on a page whose own
- * Markdown holds code, and so not on the book's. */
-static void page_style(const char *html, const char *at, struct nw_buf *css) {
-    static const char kOpen[] = "<style>";
-    const char *s = strstr(html, kOpen);
-    const char *e = s ? strstr(s, "</style>") : NULL;
-    if (css->n == 0 && e != NULL && e < at) {
-        s += strlen(kOpen);
-        while (s < e && (*s == '\n' || *s == ' ')) {
-            ++s;
+/* The page at path, read by h, up to its <main id="text">: the style sheet
+ * in its head into css, where css holds none yet: the highlighting of its
+ * code, which pandoc writes only on a page whose own Markdown holds code,
+ * and so not on the book's. Returns 0, or 1 having said what is wrong, or
+ * 2 where the page has no <main id="text">. */
+static int before_main(struct nw_html *h, struct nw_buf *css) {
+    struct nw_html_token t;
+    int r, style = 0;
+    while ((r = nw_html_next(h, &t)) > 0) {
+        if (nw_html_is(&t, "main") && nw_html_attr_is(&t, "id", "text")) {
+            return 0;
         }
-        nw_buf_add(css, s, (size_t)(e - s));
+        if (style && css->n == 0 && t.kind == NW_HTML_TEXT) {
+            size_t skip = strspn(t.s, "\n ");
+            skip = skip < t.len ? skip : t.len;
+            nw_buf_add(css, t.s + skip, t.len - skip);
+        }
+        style = t.kind == NW_HTML_START && nw_html_is(&t, "style");
     }
+    return r < 0 ? 1 : 2;
 }
 
 /* One chapter: its heading and its page's content, and its page's style
@@ -251,22 +193,21 @@ static int put_chapter(const struct nw_book *book, const struct nw_chapter *ch,
     nw_buf_puts(&path, ch->name);
     nw_buf_puts(&path, ".html");
     char *html = nw_slurp_text(path.s);
+    struct chapter_out co = {book, ch->name, {NULL, 0, 0}};
+    nw_buf_add(&co.out, "", 0);
     int status = 0;
-    const char *at = html ? strstr(html, kMainOpen) : NULL;
-    const char *end = at ? strstr(at, kMainClose) : NULL;
     if (html == NULL) {
         nw_error(path.s, 0, "cannot read the chapter's page");
         status = 1;
-    } else if (at == NULL || end == NULL) {
+    } else {
+        struct nw_html h;
+        nw_html_init(&h, html, strlen(html), path.s, 1);
+        status = before_main(&h, css);
+        status = status == 0 ? rewrite(&co, &h) : status;
+    }
+    if (status == 2) {
         nw_error(path.s, 0, "no %s ... %s: not a page of the book, or not built whole",
                  kMainOpen, kMainClose);
-        status = 1;
-    }
-    struct chapter_out co = {book, ch->name, {NULL, 0, 0}};
-    nw_buf_add(&co.out, "", 0);
-    if (status == 0) {
-        page_style(html, at, css);
-        status = rewrite(&co, path.s, at + strlen(kMainOpen), end);
     }
     if (status == 0) {
         /* The heading as the chapter's page has its title: Markdown, its

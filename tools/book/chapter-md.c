@@ -496,7 +496,9 @@ static void ident_href(const struct weave *w, const struct nw_xentry *e,
         nw_anchor(c->name, c->piece, anchor, sizeof anchor);
         snprintf(out, size, "#%s", anchor);
     } else {
-        snprintf(out, size, "identifiers.html#%s--%s", w->chapter, e->name);
+        char *href = nw_ident_href(w->chapter, e->name);
+        snprintf(out, size, "%s", href);
+        free(href);
     }
 }
 
@@ -535,10 +537,11 @@ static void weave_idents(FILE *out, const struct weave *w, size_t i,
         if (nw_xentry_defines(e, i)) {
             fputs(defs++ ? ", " : "<div class=\"ident-defines\">Defines ",
                   out);
+            char *href = nw_ident_href(w->chapter, e->name);
             fprintf(out,
-                    "<a class=\"ident-defn\" href=\"identifiers.html#%s--%s\">"
-                    "<code>%s</code></a>",
-                    w->chapter, e->name, e->name);
+                    "<a class=\"ident-defn\" href=\"%s\"><code>%s</code></a>",
+                    href, e->name);
+            free(href);
         }
     }
     fputs(defs ? ".</div>" : "", out);

@@ -133,7 +133,7 @@ static int printable(const char *s) {
 
 static int spec_error(const struct spec *sp, long line, const char *msg,
                       const char *arg) {
-    fprintf(stderr, "%s:%ld: %s%s\n", sp->path, line, msg, arg ? arg : "");
+    nw_error(sp->path, line, "%s%s", msg, arg ? arg : "");
     return -1;
 }
 
@@ -284,7 +284,7 @@ static int read_spec(const char *path, struct spec *sp) {
     sp->path = path;
     FILE *f = fopen(path, "r");
     if (f == NULL) {
-        fprintf(stderr, "%s: cannot read\n", path);
+        nw_error(path, 0, "cannot read");
         return -1;
     }
     char *line = NULL;
@@ -352,8 +352,7 @@ static int read_recording(const char *path, struct recording *t) {
         t->lines[i] = nw_xrealloc(NULL, len + 1);
         normalise(line, len, t->lines[i], len + 1);
         if (status == 0 && memchr(line, '\0', len) != NULL) {
-            fprintf(stderr, "%s:%ld: a NUL byte; a transcript is text\n",
-                    path, t->lineno[i]);
+            nw_error(path, t->lineno[i], "a NUL byte; a transcript is text");
             status = -1;
         }
     }
@@ -429,8 +428,8 @@ static int find_values(struct spec *sp, const struct recording *t,
             ++start;
         }
         if (start == t->n) {
-            fprintf(stderr, "%s:%ld: no output line of %s begins with \"%s\"\n",
-                    sp->path, sp->from_line, tpath, sp->from);
+            nw_error(sp->path, sp->from_line,
+                     "no output line of %s begins with \"%s\"", tpath, sp->from);
             return -1;
         }
     }
@@ -445,8 +444,8 @@ static int find_values(struct spec *sp, const struct recording *t,
             ++i;
         }
         if (i == t->n) {
-            fprintf(stderr, "%s:%ld: no output line of %s begins with \"%s\"\n",
-                    sp->path, row->spec_line, tpath, row->match);
+            nw_error(sp->path, row->spec_line,
+                     "no output line of %s begins with \"%s\"", tpath, row->match);
             status = -1;
             continue;
         }
@@ -462,14 +461,13 @@ static int find_values(struct spec *sp, const struct recording *t,
             p += len;
         }
         if (!found) {
-            fprintf(stderr,
-                    "%s:%ld: %s:%ld has %d number%s after \"%s\", not %d\n",
-                    sp->path, row->spec_line, tpath, t->lineno[i], seen,
-                    seen == 1 ? "" : "s", row->match, row->nth);
+            nw_error(sp->path, row->spec_line,
+                     "%s:%ld has %d number%s after \"%s\", not %d", tpath,
+                     t->lineno[i], seen, seen == 1 ? "" : "s", row->match, row->nth);
             status = -1;
         } else if (row->v < 0) {
-            fprintf(stderr, "%s:%ld: %s:%ld: a bar of %s: bars start at zero\n",
-                    sp->path, row->spec_line, tpath, t->lineno[i], row->value);
+            nw_error(sp->path, row->spec_line, "%s:%ld: a bar of %s: bars start at zero",
+                     tpath, t->lineno[i], row->value);
             status = -1;
         }
     }
@@ -812,9 +810,5 @@ int main(int argc, char **argv) {
         }
     }
     free_recording(&t);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write\n", argv[0]);
-        status = 1;
-    }
-    return status;
+    return status | nw_flush_stdout("chart");
 }

@@ -23,6 +23,7 @@
  * pandoc's ids misses.)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "html.h"
 #include "meta.h"
 #include "util.h"
 
@@ -31,6 +32,8 @@
 #include <sys/types.h>
 
 static const char kTool[] = "chunk-links";
+/* The page, as errors name it. */
+static const char kPage[] = "<stdin>";
 
 /* A placeholder is "NWREF" and four digits. */
 enum { kKeyLen = 9 };
@@ -79,32 +82,35 @@ static void report_twice(const struct nw_piece_list *chunks,
              (int)len, v);
 }
 
-/* Says which id of the page is used twice, if one is; returns 1 then. */
-static int check_ids(const char *html, const struct nw_piece_list *chunks,
+/* Says which id of the page (len bytes) is used twice, if one is, or what
+ * is wrong with the page; returns 1 then. */
+static int check_ids(const char *html, size_t len,
+                     const struct nw_piece_list *chunks,
                      const char *chunks_path) {
     struct id *ids = NULL;
     size_t n = 0, cap = 0;
     int status = 0;
-    for (const char *p = strstr(html, " id=\""); p && status == 0;
-         p = strstr(p + 1, " id=\"")) {
-        const char *v = p + 5;
-        const char *e = strchr(v, '"');
-        if (e == NULL) {
-            break;
-        }
-        size_t len = (size_t)(e - v);
-        for (size_t i = 0; i < n && status == 0; ++i) {
-            if (ids[i].len == len && memcmp(ids[i].s, v, len) == 0) {
-                report_twice(chunks, chunks_path, v, len);
+    struct nw_html h;
+    struct nw_html_token t;
+    nw_html_init(&h, html, len, kPage, 1);
+    int r = 0;
+    while (status == 0 && (r = nw_html_next(&h, &t)) > 0) {
+        size_t vlen = 0;
+        const char *v = nw_html_attr(&t, "id", &vlen);
+        for (size_t i = 0; v != NULL && i < n && status == 0; ++i) {
+            if (ids[i].len == vlen && memcmp(ids[i].s, v, vlen) == 0) {
+                report_twice(chunks, chunks_path, v, vlen);
                 status = 1;
             }
         }
-        ids = nw_grow(ids, &cap, n + 1, sizeof *ids);
-        ids[n].s = v;
-        ids[n++].len = len;
+        if (v != NULL) {
+            ids = nw_grow(ids, &cap, n + 1, sizeof *ids);
+            ids[n].s = v;
+            ids[n++].len = vlen;
+        }
     }
     free(ids);
-    return status;
+    return status | (r < 0);
 }
 
 struct refs_reader {
@@ -155,111 +161,91 @@ static int is_word_char(char c) {
            (c >= '0' && c <= '9') || c == '_';
 }
 
-/* Does the tag at t (its len bytes) open a span whose text is no code: a
- * comment, a string, a character, a documentation or annotation span? */
-static int quiet_span(const char *t, size_t len) {
-    static const char *const kQuiet[] = {
-        "<span class=\"co\">", "<span class=\"st\">", "<span class=\"ch\">",
-        "<span class=\"in\">", "<span class=\"an\">", "<span class=\"cv\">",
-        "<span class=\"do\">"};
+/* Does the tag t open a span whose text is no code: a comment, a string,
+ * a character, a documentation or annotation span? */
+static int quiet_span(const struct nw_html_token *t) {
+    static const char *const kQuiet[] = {"co", "st", "ch", "in",
+                                         "an", "cv", "do"};
     for (size_t i = 0; i < sizeof kQuiet / sizeof kQuiet[0]; ++i) {
-        if (strlen(kQuiet[i]) == len && memcmp(t, kQuiet[i], len) == 0) {
+        if (nw_html_has_class(t, kQuiet[i])) {
             return 1;
         }
     }
     return 0;
 }
 
-/* The anchor of the chunk whose div the tag t (len bytes) opens, as its
- * length in *n, or NULL where it opens none. (pandoc may break the tag's
- * line before class.) */
-static const char *chunk_div(const char *t, size_t len, size_t *n) {
-    static const char kOpen[] = "<div id=\"", kClass[] = "class=\"chunk\">";
-    size_t lo = sizeof kOpen - 1, lc = sizeof kClass - 1;
-    if (len <= lo + lc || strncmp(t, kOpen, lo) != 0 ||
-        memcmp(t + len - lc, kClass, lc) != 0) {
+/* The anchor of the chunk whose div the tag t opens, as its length in *n,
+ * or NULL where it opens none. */
+static const char *chunk_div(const struct nw_html_token *t, size_t *n) {
+    if (t->kind != NW_HTML_START || !nw_html_is(t, "div") ||
+        !nw_html_has_class(t, "chunk")) {
         return NULL;
     }
-    const char *end = memchr(t + lo, '"', len - lo);
-    if (end == NULL || end + 1 + strspn(end + 1, " \n") != t + len - lc) {
-        return NULL;
-    }
-    *n = (size_t)(end - (t + lo));
-    return t + lo;
+    return nw_html_attr(t, "id", n);
 }
 
-/* The page with the identifiers of REFS linked in their chunks' code
- * (above), into out. A use may find nothing to link: finduses marks a
- * name in a string too. */
-static void link_idents(const char *html, const struct refs *rs,
-                        struct nw_buf *out) {
-    nw_buf_puts(out, "");
-    const char *chunk = NULL; /* the anchor of the chunk being read */
-    size_t chunk_len = 0;
-    int in_code = 0, in_a = 0;
-    unsigned quiet = 0; /* bits: the open spans that hold no code */
-    int depth = 0;
-    const char *p = html;
-    while (*p) {
-        if (*p == '<') {
-            const char *e = strchr(p, '>');
-            size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
-            size_t n;
-            const char *a = chunk_div(p, len, &n);
-            if (a != NULL) {
-                chunk = a;
-                chunk_len = n;
-            } else if (strncmp(p, "<code", 5) == 0 && chunk != NULL) {
-                in_code = 1;
-                depth = 0;
-                quiet = 0;
-            } else if (strncmp(p, "</code>", 7) == 0) {
-                in_code = 0;
-                chunk = NULL;
-            } else if (in_code && strncmp(p, "<span", 5) == 0) {
-                if (depth < 31 && quiet_span(p, len)) {
-                    quiet |= 1u << depth;
-                }
-                ++depth;
-            } else if (in_code && strncmp(p, "</span>", 7) == 0 && depth > 0) {
-                --depth;
-                if (depth < 31) {
-                    quiet &= ~(1u << depth);
-                }
-            } else if (strncmp(p, "<a ", 3) == 0) {
-                in_a = 1;
-            } else if (strncmp(p, "</a>", 4) == 0) {
-                in_a = 0;
-            }
+/* Where link_idents is on the page. */
+struct link_state {
+    const char *chunk; /* the anchor of the chunk being read */
+    size_t chunk_len;
+    int in_code, in_a;
+    unsigned quiet; /* bits: the open spans that hold no code */
+    int depth;
+};
+
+/* The tag t, read for where it leaves s. */
+static void link_tag(struct link_state *s, const struct nw_html_token *t) {
+    int start = t->kind == NW_HTML_START;
+    size_t n;
+    const char *a = chunk_div(t, &n);
+    if (a != NULL) {
+        s->chunk = a;
+        s->chunk_len = n;
+    } else if (nw_html_is(t, "code") && start && s->chunk != NULL) {
+        s->in_code = 1;
+        s->depth = 0;
+        s->quiet = 0;
+    } else if (nw_html_is(t, "code") && !start) {
+        s->in_code = 0;
+        s->chunk = NULL;
+    } else if (s->in_code && nw_html_is(t, "span") && start) {
+        if (s->depth < 31 && quiet_span(t)) {
+            s->quiet |= 1u << s->depth;
+        }
+        ++s->depth;
+    } else if (s->in_code && nw_html_is(t, "span") && s->depth > 0) {
+        --s->depth;
+        if (s->depth < 31) {
+            s->quiet &= ~(1u << s->depth);
+        }
+    } else if (nw_html_is(t, "a")) {
+        s->in_a = start;
+    }
+}
+
+/* The code text p (n bytes) of the chunk s is in, each identifier REFS
+ * links there a link, into out. */
+static void link_words(const struct link_state *s, const struct refs *rs,
+                       const char *p, size_t n, struct nw_buf *out) {
+    const char *end = p + n;
+    while (p < end) {
+        size_t len = nw_html_ref_len(p, (size_t)(end - p));
+        if (len > 0 || !is_word_char(*p)) {
+            len += len == 0;
             nw_buf_add(out, p, len);
             p += len;
             continue;
         }
-        if (*p == '&') {
-            const char *e = strchr(p, ';');
-            size_t len = e ? (size_t)(e - p) + 1 : 1;
-            nw_buf_add(out, p, len);
-            p += len;
-            continue;
-        }
-        if (!is_word_char(*p)) {
-            nw_buf_add(out, p, 1);
-            ++p;
-            continue;
-        }
-        size_t len = 1;
-        while (is_word_char(p[len])) {
+        while (p + len < end && is_word_char(p[len])) {
             ++len;
         }
-        size_t i = rs->nuses;
-        if (in_code && !in_a && quiet == 0) {
-            for (i = 0; i < rs->nuses; ++i) {
-                const struct use *u = &rs->uses[i];
-                if (strlen(u->anchor) == chunk_len &&
-                    memcmp(u->anchor, chunk, chunk_len) == 0 &&
-                    strlen(u->name) == len && memcmp(u->name, p, len) == 0) {
-                    break;
-                }
+        size_t i = 0;
+        for (; i < rs->nuses; ++i) {
+            const struct use *u = &rs->uses[i];
+            if (strlen(u->anchor) == s->chunk_len &&
+                memcmp(u->anchor, s->chunk, s->chunk_len) == 0 &&
+                strlen(u->name) == len && memcmp(u->name, p, len) == 0) {
+                break;
             }
         }
         if (i < rs->nuses) {
@@ -275,11 +261,37 @@ static void link_idents(const char *html, const struct refs *rs,
     }
 }
 
-/* The marker of a code block, "<!--NW", capitals, four digits and "-->"
- * (chapter-md writes <!--NWCODE0001-->, run-md <!--NWRUN0001-->): its
- * length at p, or 0 where p holds none. */
-static size_t code_mark(const char *p) {
-    if (strncmp(p, "<!--NW", 6) != 0) {
+/* The page (len bytes) with the identifiers of REFS linked in their
+ * chunks' code (above), into out. A use may find nothing to link: finduses
+ * marks a name in a string too. Returns 0, or 1 having said what is wrong
+ * with the page. */
+static int link_idents(const char *html, size_t len, const struct refs *rs,
+                       struct nw_buf *out) {
+    nw_buf_puts(out, "");
+    struct link_state s = {NULL, 0, 0, 0, 0, 0};
+    struct nw_html h;
+    struct nw_html_token t;
+    nw_html_init(&h, html, len, kPage, 1);
+    int r;
+    while ((r = nw_html_next(&h, &t)) > 0) {
+        if (t.kind == NW_HTML_TEXT && s.in_code && !s.in_a && s.quiet == 0) {
+            link_words(&s, rs, t.s, t.len, out);
+            continue;
+        }
+        if (t.kind != NW_HTML_TEXT) {
+            link_tag(&s, &t);
+        }
+        nw_buf_add(out, t.s, t.len);
+    }
+    return r < 0;
+}
+
+/* Is the comment t the marker of a code block, "<!--NW", capitals, four
+ * digits and "-->" (chapter-md writes <!--NWCODE0001-->, run-md
+ * <!--NWRUN0001-->)? */
+static int code_mark(const struct nw_html_token *t) {
+    const char *p = t->s;
+    if (t->kind != NW_HTML_COMMENT || strncmp(p, "<!--NW", 6) != 0) {
         return 0;
     }
     size_t n = 6;
@@ -291,7 +303,7 @@ static size_t code_mark(const char *p) {
             return 0;
         }
     }
-    return n > 10 && strncmp(p + n, "-->", 3) == 0 ? n + 3 : 0;
+    return n > 10 && n + 3 == t->len;
 }
 
 /* A highlighted block of CODE, without the newlines around it, after its
@@ -312,65 +324,81 @@ static int by_mark(const void *a, const void *b) {
     return memcmp(x->mark, y->mark, x->mark_len);
 }
 
-/* The next marker in s, or NULL. */
-static const char *next_mark(const char *s, size_t *len) {
-    for (const char *p = strstr(s, "<!--NW"); p != NULL; p = strstr(p + 1, "<!--NW")) {
-        if ((*len = code_mark(p)) != 0) {
-            return p;
-        }
+/* Ends block b where the next marker begins, at end. */
+static void end_block(struct code_block *b, const char *end) {
+    while (b->len > 0 && *b->s == '\n') {
+        ++b->s;
+        --b->len;
     }
-    return NULL;
+    b->len = b->s < end ? (size_t)(end - b->s) : 0;
+    while (b->len > 0 && b->s[b->len - 1] == '\n') {
+        --b->len;
+    }
 }
 
-/* The page with each code marker replaced by its block of code, into out.
- * Returns 0, or 1 having said which marker is missing or left over. */
-static int put_code(const char *html, const char *code, const char *path,
-                    struct nw_buf *out) {
+/* The blocks of CODE (len bytes, read from path) into *v, *n of them,
+ * sorted by marker. Returns 0, or 1 having said what is wrong. */
+static int read_code(const char *code, size_t len, const char *path,
+                     struct code_block **v, size_t *n) {
+    size_t cap = 0;
+    struct nw_html h;
+    struct nw_html_token t;
+    nw_html_init(&h, code, len, path, 1);
+    int r;
+    while ((r = nw_html_next(&h, &t)) > 0) {
+        if (code_mark(&t)) {
+            if (*n > 0) {
+                end_block(&(*v)[*n - 1], t.s);
+            }
+            *v = nw_grow(*v, &cap, *n + 1, sizeof **v);
+            (*v)[(*n)++] = (struct code_block){t.s, t.len, t.s + t.len,
+                                               (size_t)(code + len - (t.s + t.len)), 0};
+        }
+    }
+    if (*n > 0) {
+        end_block(&(*v)[*n - 1], code + len);
+    }
+    qsort(*v, *n, sizeof **v, by_mark);
+    for (size_t i = 1; i < *n && r == 0; ++i) {
+        if (by_mark(&(*v)[i - 1], &(*v)[i]) == 0) {
+            nw_error(path, 0, "%.*s marks two blocks", (int)(*v)[i].mark_len,
+                     (*v)[i].mark);
+            r = -1;
+        }
+    }
+    return r < 0;
+}
+
+/* The page (len bytes) with each code marker replaced by its block of
+ * code, into out. Returns 0, or 1 having said which marker is missing or
+ * left over, or what is wrong with the page or the code. */
+static int put_code(const char *html, size_t len, const char *code,
+                    size_t code_len, const char *path, struct nw_buf *out) {
     struct code_block *v = NULL;
-    size_t n = 0, cap = 0, len = 0;
-    int status = 0;
-    for (const char *c = next_mark(code, &len); c != NULL;) {
-        size_t next_len = 0;
-        const char *b = c + len;
-        const char *end = next_mark(b, &next_len);
-        const char *e = end != NULL ? end : b + strlen(b);
-        while (b < e && *b == '\n') {
-            ++b;
+    size_t n = 0;
+    int status = read_code(code, code_len, path, &v, &n);
+    struct nw_html h;
+    struct nw_html_token t;
+    nw_html_init(&h, html, len, kPage, 1);
+    nw_buf_puts(out, "");
+    int r = 0;
+    while (status == 0 && (r = nw_html_next(&h, &t)) > 0) {
+        if (!code_mark(&t)) {
+            nw_buf_add(out, t.s, t.len);
+            continue;
         }
-        while (e > b && e[-1] == '\n') {
-            --e;
-        }
-        v = nw_grow(v, &cap, n + 1, sizeof *v);
-        v[n] = (struct code_block){c, len, b, (size_t)(e - b), 0};
-        ++n;
-        c = end;
-        len = next_len;
-    }
-    qsort(v, n, sizeof *v, by_mark);
-    for (size_t i = 1; i < n && status == 0; ++i) {
-        if (by_mark(&v[i - 1], &v[i]) == 0) {
-            nw_error(path, 0, "%.*s marks two blocks", (int)v[i].mark_len,
-                     v[i].mark);
-            status = 1;
-        }
-    }
-    const char *p = html;
-    const char *hit;
-    while (status == 0 && (hit = next_mark(p, &len)) != NULL) {
-        nw_buf_add(out, p, (size_t)(hit - p));
-        struct code_block key = {hit, len, NULL, 0, 0};
+        struct code_block key = {t.s, t.len, NULL, 0, 0};
         struct code_block *b = bsearch(&key, v, n, sizeof *v, by_mark);
         if (b == NULL || b->placed) {
-            nw_error(kTool, 0, "%.*s on the page has no code in %s, or is "
-                     "there twice", (int)len, hit, path);
+            nw_error(kPage, t.line, "%.*s on the page has no code in %s, or "
+                     "is there twice", (int)t.len, t.s, path);
             status = 1;
             break;
         }
         nw_buf_add(out, b->s, b->len);
         b->placed = 1;
-        p = hit + len;
     }
-    nw_buf_puts(out, p);
+    status |= r < 0;
     for (size_t i = 0; i < n && status == 0; ++i) {
         if (!v[i].placed) {
             nw_error(kTool, 0, "%.*s of %s has no place on the page",
@@ -439,32 +467,39 @@ int main(int argc, char **argv) {
         status = nw_piece_list_read(&chunks, argv[2]) != 0;
     }
     char *html = NULL;
+    size_t len = 0;
     if (status == 0) {
-        html = nw_slurp(stdin, NULL);
+        html = nw_slurp(stdin, &len);
         if (ferror(stdin)) {
             nw_error(kTool, 0, "cannot read the page");
             status = 1;
         }
     }
     if (status == 0 && code_path != NULL) {
-        char *code = nw_slurp_file(code_path, NULL);
+        size_t code_len = 0;
+        char *code = nw_slurp_file(code_path, &code_len);
         struct nw_buf page = {NULL, 0, 0};
         if (code == NULL) {
             nw_error(code_path, 0, "cannot read");
             status = 1;
         } else {
-            status = put_code(html, code, code_path, &page);
+            status = put_code(html, len, code, code_len, code_path, &page);
         }
         free(code);
         free(html);
-        html = page.s != NULL ? page.s : nw_xstrdup("");
+        html = page.s;
+        len = page.n;
     }
     if (status == 0) {
-        status = check_ids(html, argc == 3 ? &chunks : NULL,
+        status = check_ids(html, len, argc == 3 ? &chunks : NULL,
                            argc == 3 ? argv[2] : NULL);
+    }
+    if (status == 0) {
         struct nw_buf linked = {NULL, 0, 0};
-        link_idents(html, &rs, &linked);
-        status |= put_linked(linked.s, &rs, argv[1]);
+        status = link_idents(html, len, &rs, &linked);
+        if (status == 0) {
+            status = put_linked(linked.s, &rs, argv[1]);
+        }
         free(linked.s);
         status |= nw_flush_stdout(kTool);
     }

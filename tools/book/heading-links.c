@@ -12,6 +12,7 @@
  * permalink already keeps it and gets no second one: the whole book's page
  * holds the chapters' pages, linked already, under headings of its own.
  */
+#include "html.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -20,84 +21,59 @@
 static const char kTool[] = "heading-links";
 static const char kPermalink[] = "<a class=\"permalink\"";
 
-/* Is p the start of a heading tag, "<h1" to "<h6" and then a blank or '>'?
- * Sets *level to its digit. */
-static int heading_open(const char *p, char *level) {
-    if (p[0] != '<' || (p[1] != 'h' && p[1] != 'H') || p[2] < '1' ||
-        p[2] > '6') {
-        return 0;
-    }
-    if (p[3] != ' ' && p[3] != '\n' && p[3] != '>') {
-        return 0;
-    }
-    *level = p[2];
-    return 1;
-}
-
-/* The value of the id attribute in the tag from p to end, or NULL. */
-static const char *tag_id(const char *p, const char *end, size_t *len) {
-    for (const char *q = p; q + 5 <= end; ++q) {
-        if ((q[0] == ' ' || q[0] == '\n') && strncmp(q + 1, "id=\"", 4) == 0) {
-            const char *v = q + 5;
-            const char *e = memchr(v, '"', (size_t)(end - v));
-            if (e == NULL) {
-                return NULL;
-            }
-            *len = (size_t)(e - v);
-            return v;
-        }
-    }
-    return NULL;
-}
-
 int main(int argc, char **argv) {
     if (argc != 1) {
         fprintf(stderr, "usage: %s < page.html > out.html\n", argv[0]);
         return 2;
     }
-    char *html = nw_slurp(stdin, NULL);
+    size_t len = 0;
+    char *html = nw_slurp(stdin, &len);
     if (ferror(stdin)) {
         nw_error(kTool, 0, "cannot read the page");
         free(html);
         return 1;
     }
-    int status = 0;
-    const char *p = html;
-    const char *out = html; /* written up to here */
-    while ((p = strchr(p, '<')) != NULL) {
-        char level;
-        if (!heading_open(p, &level)) {
-            ++p;
-            continue;
+    struct nw_html h;
+    nw_html_init(&h, html, len, "<stdin>", 1);
+    struct nw_buf out = {NULL, 0, 0};
+    nw_buf_add(&out, "", 0);
+    struct nw_html_token t;
+    long line = 0;         /* of the heading being read */
+    int level = 0, linked = 0;
+    const char *id = NULL; /* its id, idlen bytes */
+    size_t idlen = 0;
+    int r;
+    while ((r = nw_html_next(&h, &t)) > 0) {
+        int l = nw_html_heading(&t);
+        if (level == 0 && l > 0 && t.kind == NW_HTML_START) {
+            level = l;
+            line = t.line;
+            id = nw_html_attr(&t, "id", &idlen);
+            linked = 0;
+        } else if (level > 0 && t.kind == NW_HTML_START &&
+                   nw_html_is(&t, "a") && nw_html_has_class(&t, "permalink")) {
+            linked = 1;
+        } else if (level > 0 && l == level && t.kind == NW_HTML_END) {
+            if (id != NULL && idlen > 0 && !linked) {
+                nw_buf_puts(&out, kPermalink);
+                nw_buf_puts(&out, " href=\"#");
+                nw_buf_add(&out, id, idlen);
+                nw_buf_puts(&out, "\" aria-label=\"Link to this section\">#</a>");
+            }
+            level = 0;
         }
-        const char *gt = strchr(p, '>');
-        if (gt == NULL) {
-            break;
-        }
-        size_t idlen = 0;
-        const char *id = tag_id(p, gt, &idlen);
-        char close[6] = {'<', '/', 'h', level, '>', '\0'};
-        const char *end = strstr(gt, close);
-        if (end == NULL) {
-            nw_error(kTool, 0, "a <h%c> is never closed", level);
-            status = 1;
-            break;
-        }
-        size_t kl = strlen(kPermalink);
-        int linked = 0;
-        for (const char *q = gt; q + kl <= end && !linked; ++q) {
-            linked = memcmp(q, kPermalink, kl) == 0;
-        }
-        if (id != NULL && idlen > 0 && !linked) {
-            fwrite(out, 1, (size_t)(end - out), stdout);
-            printf("%s href=\"#%.*s\" "
-                   "aria-label=\"Link to this section\">#</a>",
-                   kPermalink, (int)idlen, id);
-            out = end;
-        }
-        p = end;
+        nw_buf_add(&out, t.s, t.len);
     }
-    fputs(out, stdout);
+    if (r == 0 && level > 0) {
+        nw_error("<stdin>", line, "a <h%d> is never closed with </h%d>", level,
+                 level);
+        r = -1;
+    }
+    if (r == 0) {
+        nw_buf_put(stdout, &out);
+    } else {
+        free(out.s);
+    }
     free(html);
-    return status | nw_flush_stdout(kTool);
+    return (r != 0) | nw_flush_stdout(kTool);
 }

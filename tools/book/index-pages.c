@@ -757,9 +757,9 @@ static struct ident *all_idents(const struct nw_book *book,
 
 /* An identifier's id on identifiers.html: CHAPTER--NAME. */
 static void put_ident_id(const struct ident *d) {
-    put_ident(d->ch->name);
-    printf("--");
-    put_ident(d->e->name);
+    char *href = nw_ident_href(d->ch->name, d->e->name);
+    fputs(strchr(href, '#') + 1, stdout);
+    free(href);
 }
 
 /* The chunk at index c of doc, as a link to its piece's anchor. */

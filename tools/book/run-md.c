@@ -121,7 +121,7 @@ static int stale_warning(const char *path) {
         --dir;
     }
     if (base == NULL || dir == NULL || dir == base) {
-        fprintf(stderr, "%s: not evidence/PROG/GPU.txt\n", path);
+        nw_error(path, 0, "not evidence/PROG/GPU.txt");
         return 1;
     }
     size_t size = strlen(fresh_dir) + (size_t)(base - dir) + 8;
@@ -129,8 +129,7 @@ static int stale_warning(const char *path) {
     snprintf(vpath, size, "%s/%.*s.txt", fresh_dir, (int)(base - dir), dir);
     char *verdicts = nw_slurp_text(vpath);
     if (verdicts == NULL) {
-        fprintf(stderr, "%s: no verdict on whether %s is of today's code\n",
-                vpath, path);
+        nw_error(vpath, 0, "no verdict on whether %s is of today's code", path);
         free(vpath);
         return 1;
     }
@@ -164,8 +163,7 @@ static int stale_warning(const char *path) {
         l = nl ? nl + 1 : NULL;
     }
     if (!found) {
-        fprintf(stderr, "%s: no verdict on whether %s is of today's code\n",
-                vpath, path);
+        nw_error(vpath, 0, "no verdict on whether %s is of today's code", path);
     }
     free(head);
     free(verdicts);
@@ -218,8 +216,7 @@ static void put_transcript(const char *path, const char *text, size_t offset) {
 static int show_transcript(const char *path, const char *charts) {
     char *text = nw_slurp_text(path);
     if (text == NULL) {
-        fprintf(stderr, "%s: cannot read the transcript, or it is not text\n",
-                path);
+        nw_error(path, 0, "cannot read the transcript, or it is not text");
         return 1;
     }
     struct transcript *t = transcript_read(path);
@@ -406,10 +403,7 @@ int main(int argc, char **argv) {
         }
         status |= st;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write\n", argv[0]);
-        status = 1;
-    }
+    status |= nw_flush_stdout("run-md");
     if (code.f != NULL && fclose(code.f) != 0) {
         nw_error(code_path, 0, "cannot write");
         status = 1;

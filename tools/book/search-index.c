@@ -33,16 +33,14 @@
  * out whole: the whole book's page, book.html, holds every chapter's text
  * again, and every result would be found twice.
  */
+#include "html.h"
 #include "meta.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char kTool[] = "search-index";
-/* What a page that is not to be searched says in its head. */
-static const char kNoIndex[] = "<meta name=\"robots\" content=\"noindex\">";
 
 /* Text, with runs of white space made one blank. */
 static void b_text(struct nw_buf *b, const char *s, size_t n) {
@@ -58,72 +56,8 @@ static void b_text(struct nw_buf *b, const char *s, size_t n) {
     }
 }
 
-/* Appends the UTF-8 encoding of code point cp. */
-static void b_utf8(struct nw_buf *b, unsigned long cp) {
-    char u[4];
-    size_t n;
-    if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        cp = 0xFFFD;
-    }
-    if (cp < 0x80) {
-        u[0] = (char)cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | (cp >> 6));
-        u[1] = (char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | (cp >> 12));
-        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        u[0] = (char)(0xF0 | (cp >> 18));
-        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    nw_buf_add(b, u, n);
-}
-
-/* The entity at amp, len bytes up to its ';', into b; 0 where it is none
- * the book's pages hold. A no-break space is a blank, as in a browser. */
-static int b_entity(struct nw_buf *b, const char *amp, size_t len) {
-    static const struct {
-        const char *name;
-        unsigned long cp;
-    } named[] = {{"amp", '&'},     {"lt", '<'},        {"gt", '>'},
-                 {"quot", '"'},    {"apos", '\''},     {"nbsp", 0xA0},
-                 {"ndash", 0x2013}, {"mdash", 0x2014}, {"hellip", 0x2026},
-                 {"rsquo", 0x2019}, {"lsquo", 0x2018}, {"rdquo", 0x201D},
-                 {"ldquo", 0x201C}};
-    unsigned long cp = 0;
-    int found = 0;
-    if (amp[1] == '#') {
-        char *end = NULL;
-        char num[12];
-        memcpy(num, amp + 2, len - 2);
-        num[len - 2] = '\0';
-        int hex = num[0] == 'x' || num[0] == 'X';
-        cp = strtoul(num + hex, &end, hex ? 16 : 10);
-        found = end != num + hex && *end == '\0';
-    } else {
-        for (size_t k = 0; k < sizeof named / sizeof named[0] && !found; ++k) {
-            found = strlen(named[k].name) == len - 1 &&
-                    memcmp(named[k].name, amp + 1, len - 1) == 0;
-            cp = named[k].cp;
-        }
-    }
-    if (found && cp == 0xA0) {
-        b_text(b, " ", 1);
-    } else if (found) {
-        b_utf8(b, cp);
-    }
-    return found;
-}
-
-/* Decodes the character data s[0..n) into b: entities to characters. */
+/* Decodes the character data s[0..n) into b: entities to characters. A
+ * no-break space is a blank, as in a browser. */
 static void b_chars(struct nw_buf *b, const char *s, size_t n) {
     size_t i = 0;
     while (i < n) {
@@ -133,10 +67,15 @@ static void b_chars(struct nw_buf *b, const char *s, size_t n) {
         if (amp == NULL) {
             break;
         }
-        const char *semi = memchr(amp, ';', n - upto);
-        size_t len = semi ? (size_t)(semi - amp) : 0;
-        if (semi != NULL && len >= 2 && len < 12 && b_entity(b, amp, len)) {
-            i = upto + len + 1;
+        size_t len = nw_html_ref_len(amp, n - upto);
+        unsigned long cp = 0;
+        if (len > 0 && nw_html_ref_code(amp, len, &cp)) {
+            if (cp == 0xA0) {
+                b_text(b, " ", 1);
+            } else {
+                nw_buf_utf8(b, cp);
+            }
+            i = upto + len;
         } else {
             nw_buf_add(b, "&", 1);
             i = upto + 1;
@@ -173,56 +112,11 @@ static size_t new_doc(struct index *ix, const char *page, const char *id,
     return ix->n++;
 }
 
-/* The value of attribute name in the tag from p to end, or NULL. */
-static const char *attr(const char *p, const char *end, const char *name,
-                        size_t *len) {
-    size_t nl = strlen(name);
-    for (const char *q = p; q + nl + 3 <= end; ++q) {
-        if ((q[0] == ' ' || q[0] == '\n') && strncmp(q + 1, name, nl) == 0 &&
-            q[nl + 1] == '=' && q[nl + 2] == '"') {
-            const char *v = q + nl + 3;
-            const char *e = memchr(v, '"', (size_t)(end - v));
-            if (e == NULL) {
-                return NULL;
-            }
-            *len = (size_t)(e - v);
-            return v;
-        }
-    }
-    return NULL;
-}
-
-static int has_class(const char *p, const char *end, const char *cls) {
-    size_t len;
-    const char *v = attr(p, end, "class", &len);
-    size_t cl = strlen(cls);
-    while (v != NULL && len >= cl) {
-        if (strncmp(v, cls, cl) == 0 && (len == cl || v[cl] == ' ')) {
-            return 1;
-        }
-        const char *sp = memchr(v, ' ', len);
-        if (sp == NULL) {
-            break;
-        }
-        len -= (size_t)(sp + 1 - v);
-        v = sp + 1;
-    }
-    return 0;
-}
-
-/* The tag name at p (after '<' and an optional '/'), lowercased. */
-static void tag_name(const char *p, char *out, size_t size) {
-    size_t n = 0;
-    while (n + 1 < size && (isalnum((unsigned char)p[n]))) {
-        out[n] = (char)tolower((unsigned char)p[n]);
-        ++n;
-    }
-    out[n] = '\0';
-}
-
-static int in_list(const char *name, const char *const *names, size_t n) {
+/* Has tag t one of names, n of them? */
+static int in_list(const struct nw_html_token *t, const char *const *names,
+                   size_t n) {
     for (size_t i = 0; i < n; ++i) {
-        if (strcmp(name, names[i]) == 0) {
+        if (nw_html_is(t, names[i])) {
             return 1;
         }
     }
@@ -230,22 +124,17 @@ static int in_list(const char *name, const char *const *names, size_t n) {
 }
 
 /* Elements whose content is never indexed. */
-static int skipped(const char *name) {
+static int skipped(const struct nw_html_token *t) {
     static const char *const names[] = {"nav", "script", "style", "svg",
                                         "template", "header"};
-    return in_list(name, names, sizeof names / sizeof names[0]);
+    return in_list(t, names, sizeof names / sizeof names[0]);
 }
 
 /* Elements inside a word: no blank at their edges. */
-static int inline_tag(const char *name) {
+static int inline_tag(const struct nw_html_token *t) {
     static const char *const names[] = {"a", "span", "code", "em", "strong",
                                         "sub", "sup", "b", "i"};
-    return in_list(name, names, sizeof names / sizeof names[0]);
-}
-
-static int is_heading(const char *name) {
-    return name[0] == 'h' && name[1] >= '1' && name[1] <= '6' &&
-           name[2] == '\0';
+    return in_list(t, names, sizeof names / sizeof names[0]);
 }
 
 static char *trimmed(const struct nw_buf *b) {
@@ -267,47 +156,62 @@ static char *trimmed(const struct nw_buf *b) {
  * indexed), or in its TeX annotation (indexed, set off by blanks). */
 enum math { NOT_MATH, MATH_RENDERED, MATH_TEX };
 
-/* The state after the tag name (closing or not), from state m; *blank is
- * set where the TeX begins or ends, and wants a blank there. */
-static enum math math_tag(enum math m, const char *name, int closing,
+/* The state after the tag t, from state m; *blank is set where the TeX
+ * begins or ends, and wants a blank there. */
+static enum math math_tag(enum math m, const struct nw_html_token *t,
                           int *blank) {
     enum math next = m;
-    if (strcmp(name, "math") == 0) {
+    int closing = t->kind == NW_HTML_END;
+    if (nw_html_is(t, "math")) {
         next = closing ? NOT_MATH : MATH_RENDERED;
-    } else if (m != NOT_MATH && strcmp(name, "annotation") == 0) {
+    } else if (m != NOT_MATH && nw_html_is(t, "annotation")) {
         next = closing ? MATH_RENDERED : MATH_TEX;
     }
     *blank = (next == MATH_TEX) != (m == MATH_TEX);
     return next;
 }
 
-/* The text of the element that starts at from, tags stripped. */
-static char *element_text(const char *from, const char *end) {
+/* Is t a permalink, which no text holds? */
+static int permalink(const struct nw_html_token *t) {
+    return t->kind == NW_HTML_START && nw_html_is(t, "a") &&
+           nw_html_has_class(t, "permalink");
+}
+
+/* The text of the heading of this level that h is in, tags stripped, up
+ * to its permalink, into *out; h is left after its end tag. Returns 0, or
+ * 1 where the heading does not end before </main>, or -1 having said what
+ * is wrong with the page. */
+static int element_text(struct nw_html *h, int level, char **out) {
     struct nw_buf b = {NULL, 0, 0};
     nw_buf_add(&b, "", 0);
     enum math m = NOT_MATH;
-    for (const char *q = from; q < end;) {
-        const char *lt = memchr(q, '<', (size_t)(end - q));
-        const char *upto = lt ? lt : end;
-        if (m != MATH_RENDERED) {
-            b_chars(&b, q, (size_t)(upto - q));
-        }
-        if (lt == NULL) {
+    int stop = 0; /* at the permalink */
+    struct nw_html_token t;
+    int r;
+    while ((r = nw_html_next(h, &t)) > 0) {
+        if (t.kind == NW_HTML_END &&
+            (nw_html_heading(&t) == level || nw_html_is(&t, "main"))) {
             break;
         }
-        const char *gt = memchr(lt, '>', (size_t)(end - lt));
-        char name[16];
-        int closing = lt[1] == '/', blank = 0;
-        tag_name(lt + 1 + closing, name, sizeof name);
-        m = math_tag(m, name, closing, &blank);
-        if (blank) {
-            b_text(&b, " ", 1);
+        stop |= permalink(&t);
+        if (t.kind == NW_HTML_TEXT && !stop && m != MATH_RENDERED) {
+            b_chars(&b, t.s, t.len);
+        } else if (t.kind == NW_HTML_START || t.kind == NW_HTML_END) {
+            int blank = 0;
+            m = math_tag(m, &t, &blank);
+            if (blank && !stop) {
+                b_text(&b, " ", 1);
+            }
         }
-        q = gt ? gt + 1 : end;
     }
-    char *t = trimmed(&b);
+    if (r > 0 && nw_html_heading(&t) == level) {
+        *out = trimmed(&b);
+        r = 0;
+    } else {
+        r = r < 0 ? -1 : 1;
+    }
     free(b.s);
-    return t;
+    return r;
 }
 
 /* Where index_page is on a page. */
@@ -315,7 +219,6 @@ struct scan {
     struct index *ix;
     const struct nw_piece_list *chunks; /* the page's chunks */
     const char *page;   /* the page's file name, as the URLs have it */
-    const char *end;    /* the end of <main> */
     size_t sec;         /* the section document, outside a chunk */
     long chunk;         /* the chunk document, while inside one */
     int chunk_depth;    /* <div> depth inside the chunk */
@@ -333,26 +236,31 @@ static struct nw_buf *body(struct scan *sc) {
 
 /* Parts of a page that are no text of it, by class: the chunks' headers
  * and footers (their name is the chunk's title) and the permalinks. */
-static int left_out(const char *p, const char *end) {
+static int left_out(const struct nw_html_token *t) {
     static const char *const classes[] = {"permalink", "chunk-head",
                                           "chunk-foot"};
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; ++i) {
-        if (has_class(p, end, classes[i])) {
+        if (nw_html_has_class(t, classes[i])) {
             return 1;
         }
     }
     return 0;
 }
 
-/* The page's title: <h1 class="title">, which may hold inline tags; or
- * the page's file name. */
-static char *page_title(const char *main_at, const char *main_end,
-                        const char *page) {
-    static const char kOpen[] = "<h1 class=\"title\">";
-    const char *t = strstr(main_at, kOpen);
-    const char *te = t ? strstr(t, "</h1>") : NULL;
-    if (t != NULL && te != NULL && te < main_end) {
-        return element_text(t + strlen(kOpen), te);
+/* The page's title: <h1 class="title">, which may hold inline tags, from
+ * h at the start of <main>; or the page's file name. */
+static char *page_title(struct nw_html h, const char *page) {
+    struct nw_html_token t;
+    char *title = NULL;
+    while (nw_html_next(&h, &t) > 0 &&
+           !(t.kind == NW_HTML_END && nw_html_is(&t, "main"))) {
+        if (t.kind == NW_HTML_START && nw_html_heading(&t) == 1 &&
+            nw_html_attr_is(&t, "class", "title")) {
+            if (element_text(&h, 1, &title) == 0) {
+                return title;
+            }
+            break;
+        }
     }
     return nw_xstrdup(page);
 }
@@ -386,9 +294,9 @@ static void chunk_div(struct scan *sc, int closing) {
 
 /* A <div> outside a chunk: where its id is a chunk's anchor, the chunk
  * starts. */
-static void maybe_chunk(struct scan *sc, const char *lt, const char *gt) {
+static void maybe_chunk(struct scan *sc, const struct nw_html_token *t) {
     size_t idlen = 0;
-    const char *id = attr(lt, gt, "id", &idlen);
+    const char *id = nw_html_attr(t, "id", &idlen);
     const struct nw_piece *p =
         id ? nw_piece_list_find(sc->chunks, id, idlen) : NULL;
     if (p != NULL) {
@@ -399,112 +307,128 @@ static void maybe_chunk(struct scan *sc, const char *lt, const char *gt) {
     }
 }
 
-/* A heading with an id, outside a chunk: a new section, titled with the
- * heading's text less its permalink. Returns where to go on, after the
- * heading, or gt + 1. */
-static const char *heading(struct scan *sc, const char *lt, const char *gt,
-                           char level) {
+/* A heading t with an id, outside a chunk: a new section, titled with the
+ * heading's text less its permalink, and h goes on after the heading.
+ * Returns 0, or -1 having said what is wrong with the page. */
+static int heading(struct scan *sc, struct nw_html *h,
+                   const struct nw_html_token *t) {
     size_t idlen = 0;
-    const char *id = attr(lt, gt, "id", &idlen);
-    char close[6] = {'<', '/', 'h', level, '>', '\0'};
-    const char *he = strstr(gt, close);
-    if (id == NULL || he == NULL || he >= sc->end) {
-        return gt + 1;
+    const char *id = nw_html_attr(t, "id", &idlen);
+    struct nw_html after = *h;
+    char *title = NULL;
+    int r = id != NULL ? element_text(&after, nw_html_heading(t), &title) : 1;
+    if (r == 0) {
+        sc->sec = new_doc(sc->ix, sc->page, id, idlen, "section");
+        sc->ix->d[sc->sec].title = title;
+        *h = after;
     }
-    sc->sec = new_doc(sc->ix, sc->page, id, idlen, "section");
-    const char *perma = strstr(gt, "<a class=\"permalink\"");
-    const char *stop = (perma != NULL && perma < he) ? perma : he;
-    sc->ix->d[sc->sec].title = element_text(gt + 1, stop);
-    return he + strlen(close);
+    return r < 0 ? -1 : 0;
 }
 
-/* The tag from lt to gt. Returns where to go on. */
-static const char *tag(struct scan *sc, const char *lt, const char *gt) {
-    int closing = lt[1] == '/';
-    char name[16];
-    tag_name(lt + 1 + closing, name, sizeof name);
+/* The tag t, read by h. Returns 0, or -1 having said what is wrong. */
+static int tag(struct scan *sc, struct nw_html *h,
+               const struct nw_html_token *t) {
+    int closing = t->kind == NW_HTML_END;
     if (sc->skip_depth > 0) {
-        if (strcmp(name, sc->skip_name) == 0) {
+        if (nw_html_is(t, sc->skip_name)) {
             sc->skip_depth += closing ? -1 : 1;
         }
-        return gt + 1;
+        return 0;
     }
-    if (!closing && (skipped(name) || left_out(lt, gt))) {
-        snprintf(sc->skip_name, sizeof sc->skip_name, "%s", name);
+    if (!closing && (skipped(t) || left_out(t))) {
+        size_t n = t->name_len < sizeof sc->skip_name
+                       ? t->name_len : sizeof sc->skip_name - 1;
+        for (size_t i = 0; i < n; ++i) {
+            char c = t->name[i];
+            sc->skip_name[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        }
+        sc->skip_name[n] = '\0';
         sc->skip_depth = 1;
-        return gt + 1;
+        return 0;
     }
     int blank = 0;
     enum math was = sc->math;
-    sc->math = math_tag(was, name, closing, &blank);
-    if (blank || (!inline_tag(name) && was == NOT_MATH && sc->math == NOT_MATH)) {
+    sc->math = math_tag(was, t, &blank);
+    if (blank || (!inline_tag(t) && was == NOT_MATH && sc->math == NOT_MATH)) {
         b_text(body(sc), " ", 1);
     }
-    int div = strcmp(name, "div") == 0;
+    int div = nw_html_is(t, "div");
     if (div && sc->chunk >= 0) {
         chunk_div(sc, closing);
     } else if (div && !closing) {
-        maybe_chunk(sc, lt, gt);
-    } else if (is_heading(name) && !closing && sc->chunk < 0) {
-        return heading(sc, lt, gt, name[1]);
+        maybe_chunk(sc, t);
+    } else if (nw_html_heading(t) > 0 && !closing && sc->chunk < 0) {
+        return heading(sc, h, t);
     }
-    return gt + 1;
+    return 0;
 }
 
-/* The text and tags of <main>, from p. */
-static void scan_main(struct scan *sc, const char *p) {
-    while (p < sc->end) {
-        const char *lt = memchr(p, '<', (size_t)(sc->end - p));
-        const char *upto = lt ? lt : sc->end;
-        if (sc->skip_depth == 0 && sc->math != MATH_RENDERED && upto > p) {
-            b_chars(body(sc), p, (size_t)(upto - p));
+/* The text and tags of <main>, from h on to its end. Returns 0, or 1
+ * having said what is wrong, or 2 where <main> has no end. */
+static int scan_main(struct scan *sc, struct nw_html *h) {
+    struct nw_html_token t;
+    int r;
+    while ((r = nw_html_next(h, &t)) > 0) {
+        if (t.kind == NW_HTML_END && nw_html_is(&t, "main")) {
+            return 0;
         }
-        if (lt == NULL) {
-            break;
+        if (t.kind == NW_HTML_TEXT && sc->skip_depth == 0 &&
+            sc->math != MATH_RENDERED) {
+            b_chars(body(sc), t.s, t.len);
+        } else if ((t.kind == NW_HTML_START || t.kind == NW_HTML_END) &&
+                   tag(sc, h, &t) < 0) {
+            return 1;
         }
-        if (strncmp(lt, "<!--", 4) == 0) {
-            const char *e = strstr(lt, "-->");
-            p = e ? e + 3 : sc->end;
-            continue;
-        }
-        const char *gt = memchr(lt, '>', (size_t)(sc->end - lt));
-        if (gt == NULL) {
-            break;
-        }
-        p = tag(sc, lt, gt);
     }
+    return r < 0 ? 1 : 2;
+}
+
+/* The page h reads, up to its <main>: *noindex set where its head says
+ * <meta name="robots" content="noindex">, a page not to be searched.
+ * Returns 0, or 1 having said what is wrong, or 2 where it has no <main>. */
+static int to_main(struct nw_html *h, int *noindex) {
+    struct nw_html_token t;
+    int r;
+    while ((r = nw_html_next(h, &t)) > 0) {
+        if (t.kind == NW_HTML_START && nw_html_is(&t, "main")) {
+            return 0;
+        }
+        if (t.kind == NW_HTML_START && nw_html_is(&t, "meta") &&
+            nw_html_attr_is(&t, "name", "robots") &&
+            nw_html_attr_is(&t, "content", "noindex")) {
+            *noindex = 1;
+        }
+    }
+    return r < 0 ? 1 : 2;
 }
 
 /* Indexes one page: a document for the page's opening prose, one per
  * heading with an id, one per chunk of chunks. */
 static int index_page(struct index *ix, const char *path,
                       const struct nw_piece_list *chunks) {
-    char *html = nw_slurp_file(path, NULL);
+    size_t len = 0;
+    char *html = nw_slurp_file(path, &len);
     if (html == NULL) {
         nw_error(path, 0, "cannot read");
         return 1;
     }
     const char *page = strrchr(path, '/');
     page = page ? page + 1 : path;
-    const char *main_at = strstr(html, "<main");
-    const char *main_end = main_at ? strstr(main_at, "</main>") : NULL;
-    if (main_at == NULL || main_end == NULL) {
-        nw_error(path, 0, "no <main> element; not a page of the book");
-        free(html);
-        return 1;
-    }
-    const char *noindex = strstr(html, kNoIndex);
-    if (noindex != NULL && noindex < main_at) {
-        free(html);
-        return 0;
-    }
-    char *ptitle = page_title(main_at, main_end, page);
+    struct nw_html h;
+    nw_html_init(&h, html, len, path, 1);
+    int noindex = 0;
+    int status = to_main(&h, &noindex);
+    char *ptitle = status == 0 && !noindex ? page_title(h, page) : NULL;
     size_t first = ix->n;
-    struct scan sc = {ix, chunks, page, main_end, 0, -1, 0, 0, "", 0, NOT_MATH};
-    sc.sec = new_doc(ix, page, NULL, 0, "section");
-    ix->d[sc.sec].title = nw_xstrdup(ptitle);
-    const char *p = strchr(main_at, '>');
-    scan_main(&sc, p ? p + 1 : main_end);
+    struct scan sc = {ix, chunks, page, 0, -1, 0, 0, "", 0, NOT_MATH};
+    if (ptitle != NULL) {
+        sc.sec = new_doc(ix, page, NULL, 0, "section");
+        ix->d[sc.sec].title = nw_xstrdup(ptitle);
+        status = scan_main(&sc, &h);
+    }
+    if (status == 2) {
+        nw_error(path, 0, "no <main> element; not a page of the book");
+    }
     for (size_t i = first; i < ix->n; ++i) {
         struct doc *d = &ix->d[i];
         char *text = trimmed(&d->body);
@@ -518,12 +442,12 @@ static int index_page(struct index *ix, const char *path,
     }
     free(ptitle);
     free(html);
-    if (sc.found != chunks->n) {
+    if (status == 0 && !noindex && sc.found != chunks->n) {
         nw_error(path, 0, "%zu of its %zu chunks are not on the page",
                  chunks->n - sc.found, chunks->n);
         return 1;
     }
-    return 0;
+    return status != 0;
 }
 
 /* A JSON string, all ASCII: see the comment at the top. */

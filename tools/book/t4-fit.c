@@ -36,6 +36,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "escape.h"
+#include "names.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -634,14 +635,12 @@ static void put_kernel(const struct program *p, const struct kernel *k,
     int own = chapter != NULL && !is_library(k->name);
     if (own) {
         size_t n = strcspn(k->shown, "<");
-        printf("<a href=\"identifiers.html#");
-        nw_put_url(stdout, chapter, "");
-        printf("--");
         char *base = nw_xstrdup(k->shown);
         base[n] = '\0';
-        nw_put_url(stdout, base, "");
+        char *href = nw_ident_href(chapter, base);
+        printf("<a href=\"%s\">", href);
+        free(href);
         free(base);
-        printf("\">");
     }
     printf("<code title=\"quoted as %s.t4_", p->name);
     nw_put_html(stdout, k->id);

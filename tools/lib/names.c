@@ -1,5 +1,6 @@
 /* names: chunk name classes and anchors. See names.h. */
 #include "names.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -94,6 +95,25 @@ void nw_anchor(const char *name, int piece, char *out, size_t size) {
     } else {
         snprintf(out, size, "%s", base);
     }
+}
+
+/* s at p, as nw_ident_href writes it; returns the end. */
+static char *ident_part(char *p, const char *s) {
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        *p++ = isalnum(c) || c == '-' || c == '_' || c == '.' ? (char)c : '-';
+    }
+    return p;
+}
+
+char *nw_ident_href(const char *chapter, const char *name) {
+    size_t page = strlen(NW_IDENT_PAGE);
+    char *h = nw_xrealloc(NULL, page + strlen(chapter) + strlen(name) + 4);
+    memcpy(h, NW_IDENT_PAGE "#", page + 1);
+    char *p = ident_part(h + page + 1, chapter);
+    memcpy(p, "--", 2);
+    *ident_part(p + 2, name) = '\0';
+    return h;
 }
 
 int nw_transcript_line_id(const char *source, char *out, size_t size) {

@@ -31,6 +31,16 @@ int nw_is_figure_root(const char *name);
  * "chunk-" / "file-" and a slug of the name. Writes at most size bytes. */
 void nw_anchor(const char *name, int piece, char *out, size_t size);
 
+/* The page that indexes the book's identifiers. */
+#define NW_IDENT_PAGE "identifiers.html"
+
+/* The address of an identifier's entry in the index of identifiers,
+ * "identifiers.html#CHAPTER--NAME", CHAPTER the chapter that defines it:
+ * each byte of either name other than a letter, a digit, '-', '_' or '.'
+ * as '-', so that what follows the '#' is the entry's id and the whole an
+ * address, as it is. Free it. */
+char *nw_ident_href(const char *chapter, const char *name);
+
 /* The id of line `line` of the transcript DIR/PROG/GPU.txt on its page,
  * "ev-PROG-GPU-LINE" (a program's name has no hyphen, a GPU's slug no
  * underscore, so the id names one line), from "DIR/PROG/GPU.txt:LINE" as

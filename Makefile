@@ -29,7 +29,8 @@
 #   build/md/NAME.code.md, NAME.run.code.md --pandoc--> build/md/NAME.code.html
 #                                                  (highlighted, once a change)
 #   evidence/PROG.chart + PROG/GPU.txt --chart | gnuplot-->
-#                    build/html/charts/PROG/GPU.svg
+#                    build/html/charts/PROG/GPU.svg, and its figure,
+#                    build/charts/PROG/GPU.md, which chapter-md places
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
 #   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
 #   build/snippets.tsv, chapters/labels.tsv, build/meta/*.nwpipe
@@ -631,10 +632,15 @@ $(SHOWN): | $(B)/stamp/names
 # The chapter's code goes apart, to NAME.code.md, which changes only when
 # the code does: highlighting it is most of pandoc's time, and a prose edit
 # leaves it as it was (see the page below).
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $(SHOWN) $$(QUOTED) | $(B)/md
+# The chapter places each of its charts where its prose argues from it,
+# [[!chart PROG]] (chapter-md -g).
+chapter-charts = $(call chart-md,$(PROGS.$(1)) $(call runs-of,$(PROGS.$(1))))
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $(SHOWN) $$(QUOTED) \
+              $$(call chapter-charts,$$*) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp' EXIT; \
-	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
+	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(foreach g,$(call chapter-charts,$*),-g '$(g)') \
+	  $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
 	  $(REGISTRY) $(META) < $< > $@.tmp; \
 	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
 	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && $(call update,$(B)/md/$*.code.md) && mv -f $@.tmp $@
@@ -665,7 +671,7 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 	$(TRAP)printf '%s\n' '$(call chapter-runs,$*)' > $@.tmp && mv -f $@.tmp $@
 
 # The programs' compile lines and recorded transcripts, shown after the code,
-# each transcript after its chart where it has one; after a program's, its
+# each transcript (its chart is in the prose, chapter-md); after a program's, its
 # runs' (-r), each with its command line, and its profile's (-p).
 # Each transcript's provenance is shown with it, and a stale one (README,
 # "Fingerprints") under a warning that says so: run-md reads the verdicts
@@ -673,9 +679,9 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/compile.mk \
                   $$(foreach p,$$(call shown-of,$$*),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
                   $$(foreach p,$$(call shown-of,$$*),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
-                  $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
+                  | $(B)/stamp/names $(B)/md
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
-	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
+	$(run-md) -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(call transcripts,$(p)) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
 	    $(call transcripts,$(r)) --) $(foreach f,$(call profiles-of,$(p)),-p '$(f)' $(call transcripts,$(f)) --)) > $@.tmp && \

@@ -180,6 +180,43 @@ function survey(sel) {
     const m = /(?:^|\n)[ \t]*#{1,6} |##+ |\{#|\[\[|(?:^|[^<])<<[^<>\n]+>>(?!>)/.exec(t.data);
     if (m) rawMarks.push(`"${t.data.slice(Math.max(0, m.index - 20), m.index + 40).trim()}" in ${describe(t.parentElement)}`);
   }
+  // Numbers shown where they are argued: a section of a chapter (from one
+  // of its headings to the next; on a chapter's page they are h1) whose
+  // prose quotes many values, argued.most's in a paragraph or in all, shows
+  // them in a table or a chart too; and each chart sits in a section whose
+  // prose quotes the values it argues from, not among the transcripts.
+  // (The analysis sections quoted 6 to 13 values a paragraph, and up to
+  // 55 a section, with neither.)
+  const argued = { crowded: [], away: [], charts: 0, sections: 0, most: [7, 15] };
+  if (document.querySelector(sel.pageToc) && !document.querySelector(sel.wholeBookChapter)) {
+    const [perPara, perSection] = argued.most;
+    const quotes = (e) => e.querySelectorAll(sel.quoted).length;
+    const heads = [...document.querySelectorAll('main h1[id]')];
+    heads.forEach((h, i) => {
+      const next = heads[i + 1];
+      const inside = (e) => (h.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+        (!next || (next.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING));
+      const paras = [...document.querySelectorAll('main p, main li')]
+        .filter((e) => inside(e) && !e.closest('table') && !e.querySelector('p, li'));
+      const counts = paras.map(quotes);
+      const most = Math.max(0, ...counts), all = counts.reduce((a, b) => a + b, 0);
+      const shown = [...document.querySelectorAll(`main table, main img${sel.chart}`)].some(inside);
+      // An exercise's answer stays in its words, after the question, not
+      // in a table the reader meets before predicting it.
+      const exercises = /^Exercises/.test(h.textContent.trim());
+      if (!exercises && (most >= perPara || all >= perSection)) {
+        argued.sections++;
+        if (!shown) argued.crowded.push(`#${h.id} (${all} values quoted, ${most} in one paragraph)`);
+      }
+      for (const img of document.querySelectorAll(`main img${sel.chart}`)) {
+        if (!inside(img)) continue;
+        argued.charts++;
+        if (h.id === 'sec-running' || all === 0) {
+          argued.away.push(`${img.getAttribute('src').split('/').slice(-2).join('/')} in #${h.id}`);
+        }
+      }
+    });
+  }
   // A link to a program's source saves it, as the notebook's link does,
   // rather than opening it as a page.
   const sources = [...document.querySelectorAll('a[href]')]
@@ -188,7 +225,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, signAlone, signs: signs.length, brokenNames, kernelNames,
+    rawMarks, noDownload, sources: sources.length, argued, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -613,6 +650,7 @@ async function main() {
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
+    const crowded = [], away = [];
     // The widths the page was seen at, as the pass lines say them.
     const seen = [];
     const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
@@ -656,6 +694,8 @@ async function main() {
         }
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
         if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
+        for (const c of s.argued.crowded) crowded.push(`${kind}: ${c}`);
+        for (const c of s.argued.away) away.push(`${kind}: ${c}`);
         if (s.brokenNames.length) broken.push(`${kind}: ${s.brokenNames.slice(0, 3).join(', ')}`);
         scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
         const base = file.replace(/\.html$/, '');
@@ -723,6 +763,15 @@ async function main() {
     else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
+    const argued = surveys.get(file) && surveys.get(file).argued;
+    if (crowded.length || away.length) {
+      fail(`${name} shows its numbers where it argues from them`, [
+        crowded.length ? `sections quoting many values with no table or chart: ${crowded.slice(0, 3).join(', ')}` : '',
+        away.length ? `charts away from the prose that argues from them: ${away.slice(0, 3).join(', ')}` : '',
+      ].filter(Boolean).join('; '));
+    } else if (argued && (argued.sections || argued.charts)) {
+      pass(`${name} shows its numbers where it argues from them (charts: ${argued.charts}; sections quoting ${argued.most[0]} values a paragraph or ${argued.most[1]} in all: ${argued.sections}, each with a table or chart; ${widths()})`);
+    }
     if (signs.length) fail(`${name} keeps each chunk's sign beside its name`, `on a line of its own: ${signs.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (${widths()})`);
     if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));

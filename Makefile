@@ -774,6 +774,11 @@ $(B)/md/highlighting.css: | $(PANDOC_BIN) $(B)/md
 	printf '%s\n' '~~~ {.cpp}' 'int x;' '~~~' | $(PANDOC) --from markdown --to html5 --standalone \
 	  --metadata title=- --template $@.tpl --highlight-style pygments > $@.tmp && mv -f $@.tmp $@
 
+# A chapter none of whose programs a T4 runs (each built for a later GPU,
+# ARCH.PROG) says so where its page offers the notebook: the GPUs it is
+# built for, from the same ARCH.PROG.
+later-arch = $(if $(and $(PROGS.$(1)),$(if $(strip $(call fits,$(PROGS.$(1)))),,x)),\
+               $(strip $(sort $(foreach p,$(PROGS.$(1)),$(ARCH.$(p))))))
 # The page's code is NAME.code.html, which chunk-links puts in its place.
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
                   $(B)/md/%.refs $(B)/md/%.chunks $(B)/md/%.snippets.html $(chunk-links) $(heading-links) \
@@ -781,6 +786,7 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_M
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
+	  $(if $(call later-arch,$*),--metadata 'later-arch=$(call later-arch,$*)') \
 	  --include-after-body=$(B)/md/$*.snippets.html \
 	  $(B)/md/$*.md $(B)/md/$*.run.md $(call FIT_MD,$*) \
 	  | $(chunk-links) -c $(B)/md/$*.code.html $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) \

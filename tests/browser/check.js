@@ -217,6 +217,13 @@ function survey(sel) {
       }
     });
   }
+  // The notebook's offer: to run the chapter on a free T4 (sm_75) only
+  // where a program's compile line builds it for one; else it names the
+  // GPUs the programs are built for.
+  const offer = document.querySelector(`header ${sel.pageLinks}`);
+  const archs = [...document.querySelectorAll(`pre${sel.compileLine}`)]
+    .map((p) => /-arch=sm_(\d+)/.exec(p.textContent)).filter(Boolean).map((m) => Number(m[1]));
+  const notebook = offer && archs.length ? { text: offer.textContent.replace(/\s+/g, ' ').trim(), archs } : null;
   // A link to a program's source saves it, as the notebook's link does,
   // rather than opening it as a page.
   const sources = [...document.querySelectorAll('a[href]')]
@@ -225,7 +232,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, argued, signAlone, signs: signs.length, brokenNames, kernelNames,
+    rawMarks, noDownload, sources: sources.length, argued, notebook, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -763,6 +770,17 @@ async function main() {
     else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
+    const nb = surveys.get(file) && surveys.get(file).notebook;
+    if (nb) {
+      const t4 = nb.archs.some((a) => a <= 75);
+      const offers = /run it on a free T4/.test(nb.text);
+      const unnamed = t4 ? [] : [...new Set(nb.archs)].filter((a) => !nb.text.includes(`sm_${a}`));
+      if (offers !== t4 || unnamed.length) {
+        fail(`${name} says what a T4 can do with its notebook`, `programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}; the page says: "${nb.text}"`);
+      } else {
+        pass(`${name} says what a T4 can do with its notebook (programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}: ${t4 ? 'run there' : 'named, not offered to run'})`);
+      }
+    }
     const argued = surveys.get(file) && surveys.get(file).argued;
     if (crowded.length || away.length) {
       fail(`${name} shows its numbers where it argues from them`, [

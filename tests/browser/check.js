@@ -217,6 +217,26 @@ function survey(sel) {
       }
     });
   }
+  // Maths in the words' own face: its digits in the face of the text
+  // around it, and a fence that is not stretched no wider than a fence of
+  // that face (in the maths font a fence took nearly an em, 2 ( n - 1 )).
+  const maths = { count: 0, face: [], loose: [] };
+  for (const m of document.querySelectorAll('main math')) {
+    maths.count++;
+    const around = getComputedStyle(m.parentElement).fontFamily;
+    const tex = () => (m.querySelector('annotation') || m).textContent.trim().slice(0, 30);
+    if ([...m.querySelectorAll('mn')].some((e) => getComputedStyle(e).fontFamily !== around)) {
+      maths.face.push(`${tex()} (${getComputedStyle(m.querySelector('mn')).fontFamily.split(',')[0]} in ${around.split(',')[0]})`);
+    }
+    for (const e of m.querySelectorAll('mo')) {
+      if (!/^[()[\]{}]$/.test(e.textContent.trim())) continue;
+      const r = e.getBoundingClientRect(), em = parseFloat(getComputedStyle(e).fontSize);
+      if (r.height > 0 && r.height <= 1.5 * em && r.width > 0.65 * em) {
+        maths.loose.push(`${tex()} (a fence ${(r.width / em).toFixed(2)} em wide)`);
+        break;
+      }
+    }
+  }
   // The notebook's offer: to run the chapter on a free T4 (sm_75) only
   // where a program's compile line builds it for one; else it names the
   // GPUs the programs are built for.
@@ -232,7 +252,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, argued, notebook, signAlone, signs: signs.length, brokenNames, kernelNames,
+    rawMarks, noDownload, sources: sources.length, argued, notebook, maths, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -657,7 +677,7 @@ async function main() {
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
-    const crowded = [], away = [];
+    const crowded = [], away = [], mathFace = [], mathLoose = [];
     // The widths the page was seen at, as the pass lines say them.
     const seen = [];
     const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
@@ -701,6 +721,8 @@ async function main() {
         }
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
         if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
+        for (const c of s.maths.face) mathFace.push(`${kind}: ${c}`);
+        for (const c of s.maths.loose) mathLoose.push(`${kind}: ${c}`);
         for (const c of s.argued.crowded) crowded.push(`${kind}: ${c}`);
         for (const c of s.argued.away) away.push(`${kind}: ${c}`);
         if (s.brokenNames.length) broken.push(`${kind}: ${s.brokenNames.slice(0, 3).join(', ')}`);
@@ -770,6 +792,12 @@ async function main() {
     else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
+    const mathCount = surveys.get(file) ? surveys.get(file).maths.count : 0;
+    if (mathFace.length || mathLoose.length) {
+      fail(`${name} sets its maths in the text's face`, [...mathFace.slice(0, 3), ...mathLoose.slice(0, 3)].join('; '));
+    } else if (mathCount) {
+      pass(`${name} sets its maths in the text's face (${mathCount} formulas: digits in the face around them, fences unspaced; ${widths()})`);
+    }
     const nb = surveys.get(file) && surveys.get(file).notebook;
     if (nb) {
       const t4 = nb.archs.some((a) => a <= 75);

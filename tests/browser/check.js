@@ -244,6 +244,19 @@ function survey(sel) {
   const archs = [...document.querySelectorAll(`pre${sel.compileLine}`)]
     .map((p) => /-arch=sm_(\d+)/.exec(p.textContent)).filter(Boolean).map((m) => Number(m[1]));
   const notebook = offer && archs.length ? { text: offer.textContent.replace(/\s+/g, ' ').trim(), archs } : null;
+  // The page turns' links whole: none cut short at this width.
+  const turnsCut = [...document.querySelectorAll(`${sel.pageTurn} a`)]
+    .filter((a) => a.getClientRects().length && a.scrollWidth > a.clientWidth + 1)
+    .map((a) => `"${a.textContent.trim().replace(/\s+/g, ' ').slice(0, 40)}" shown ${a.clientWidth} px of ${a.scrollWidth}`);
+  // The chapters' names as the contents, the page's title and the whole
+  // book's headings give them (each heading without its permalink).
+  const own = (e) => [...e.childNodes].filter((n) => !(n.nodeType === 1 && n.matches(`a${sel.permalink}`)))
+    .map((n) => n.textContent).join('').trim().replace(/\s+/g, ' ');
+  const names = {
+    contents: [...document.querySelectorAll(`${sel.bookNav} ${sel.bookChapters} li`)].map(own),
+    title: document.querySelector('main h1.title') ? own(document.querySelector('main h1.title')) : null,
+    whole: [...document.querySelectorAll(`main h1${sel.wholeBookChapter}`)].map(own),
+  };
   // A link to a program's source saves it, as the notebook's link does,
   // rather than opening it as a page.
   const sources = [...document.querySelectorAll('a[href]')]
@@ -252,7 +265,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, argued, notebook, maths, signAlone, signs: signs.length, brokenNames, kernelNames,
+    rawMarks, noDownload, sources: sources.length, argued, notebook, maths, turnsCut, names, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -677,7 +690,7 @@ async function main() {
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
-    const crowded = [], away = [], mathFace = [], mathLoose = [];
+    const crowded = [], away = [], mathFace = [], mathLoose = [], cutTurns = [];
     // The widths the page was seen at, as the pass lines say them.
     const seen = [];
     const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
@@ -721,6 +734,7 @@ async function main() {
         }
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
         if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
+        for (const c of s.turnsCut) cutTurns.push(`${kind}: ${c}`);
         for (const c of s.maths.face) mathFace.push(`${kind}: ${c}`);
         for (const c of s.maths.loose) mathLoose.push(`${kind}: ${c}`);
         for (const c of s.argued.crowded) crowded.push(`${kind}: ${c}`);
@@ -792,6 +806,8 @@ async function main() {
     else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
+    if (cutTurns.length) fail(`${name} shows its page turns whole`, cutTurns.slice(0, 3).join('; '));
+    else if (surveys.get(file) && surveys.get(file).turnsAbove) pass(`${name} shows its page turns whole (no link cut short; ${widths()})`);
     const mathCount = surveys.get(file) ? surveys.get(file).maths.count : 0;
     if (mathFace.length || mathLoose.length) {
       fail(`${name} sets its maths in the text's face`, [...mathFace.slice(0, 3), ...mathLoose.slice(0, 3)].join('; '));
@@ -839,6 +855,29 @@ async function main() {
     if (shape.length) fail(`${name} ids and permalinks`, shape.join('; '));
     else pass(`${name} ids and permalinks (unique ids, a permalink on every heading and chunk)`);
   });
+  // The chapters' names: numbered all or none, and each the same in the
+  // contents, on its page and as the whole book's heading.
+  {
+    const named = [...surveys.values()].find((x) => x.names.contents.length);
+    const contents = named ? named.names.contents : [];
+    const numbered = contents.filter((t) => /^(?:day|chapter|part)?\s*\d+\b/i.test(t));
+    const differ = [];
+    for (const [file, x] of surveys) {
+      if (x.names.contents.join('\n') !== contents.join('\n')) differ.push(`${file}'s contents`);
+      if (x.toc && !x.whole && x.names.title !== null) {
+        const i = contents.indexOf(x.names.title);
+        if (i < 0) differ.push(`${file}'s title "${x.names.title}" is not in the contents`);
+      }
+      if (x.whole && x.names.whole.join('\n') !== contents.join('\n')) differ.push(`${file}'s chapter headings`);
+    }
+    if (numbered.length && numbered.length !== contents.length) {
+      fail('browser: chapter names', `${numbered.length} of ${contents.length} numbered: ${numbered.join('; ')}`);
+    } else if (differ.length) {
+      fail('browser: chapter names', `not as the contents name them: ${differ.slice(0, 3).join('; ')}`);
+    } else if (contents.length) {
+      pass(`browser: chapter names (${contents.length}, ${numbered.length ? 'all' : 'none'} numbered, the same in the contents, on their pages and in the whole book)`);
+    }
+  }
   if (new Set(chapterCount).size > 1) {
     fail('browser: table of contents', `pages list different numbers of chapters: ${chapterCount.join(' ')}`);
   }

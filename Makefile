@@ -296,7 +296,7 @@ fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHA
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
       $(B)/html/book.html $(REVISION_PAGES) \
-      $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
+      $(B)/html/search.js $(B)/html/theme.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
 notebooks: $(NOTEBOOKS)
@@ -859,7 +859,8 @@ $(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(CHAPTERS:%=$(B)/md/%.
 	$(Q)$(TRAP)$(search-index) $(B)/html/index.html \
 	  $(foreach c,$(CHAPTERS),$(B)/html/$(c).html $(B)/md/$(c).chunks) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/html/search.js: styles/search.js | $(B)/html
+# The pages' scripts, as they are: search and the colours' switch.
+$(B)/html/search.js $(B)/html/theme.js: $(B)/html/%.js: styles/%.js | $(B)/html
 	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html

@@ -1176,6 +1176,72 @@ async function main() {
       else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined`);
     });
 
+    // The colours' switch: dark chosen on a light system, the page dark
+    // (text at full contrast, a chart turned over) and dark again from the
+    // first frame of the next page opened (the body is made with the root
+    // already dark, no flash of light); then as the system has them, light
+    // again; and light chosen on a dark system. The choice is kept in
+    // localStorage, which file:// pages share.
+    tail.push(async () => {
+      const name = 'browser: the colours\' switch';
+      const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts) || pages.find(isChapter);
+      if (!file) return;
+      const why = [];
+      const state = (x) => x.evaluate(([sw, chartSel]) => {
+        const bg = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+        const chart = document.querySelector(`img${chartSel}`);
+        return {
+          dark: bg[0] + bg[1] + bg[2] < 3 * 128,
+          shown: !!document.querySelector(sw) && !document.querySelector(sw).hidden,
+          chart: chart ? getComputedStyle(chart).filter !== 'none' : null,
+        };
+      }, [sel.themeSwitch, sel.chart]);
+      const pages2 = [];
+      try {
+        const { page, problems } = await open(desktop, file);
+        pages2.push(page);
+        let st = await state(page);
+        if (!st.shown) why.push('no switch shown');
+        if (st.dark) why.push('dark before any choice on a light system');
+        await page.selectOption(`${sel.themeSwitch} select`, 'dark');
+        st = await state(page);
+        if (!st.dark) why.push('not dark once dark was chosen');
+        if (st.chart === false) why.push('its chart not turned over in the dark');
+        await checkContrast(page, file, 'dark, chosen');
+        // The next page, dark from its first frame.
+        const next = await desktop.newPage();
+        pages2.push(next);
+        await next.addInitScript(() => {
+          new MutationObserver((_, o) => {
+            if (document.body) {
+              window.themeAtBody = document.documentElement.getAttribute('data-theme');
+              o.disconnect();
+            }
+          }).observe(document, { childList: true, subtree: true });
+        });
+        await next.goto(pathToFileURL(path.join(htmlDir, file)).href, { waitUntil: 'load', timeout: kLoadTimeout });
+        const atBody = await next.evaluate(() => window.themeAtBody);
+        if (atBody !== 'dark') why.push(`the next page's body made with the root's theme ${atBody}, not dark`);
+        if (!(await state(next)).dark) why.push('the next page not dark');
+        await next.selectOption(`${sel.themeSwitch} select`, '');
+        if ((await state(next)).dark) why.push('still dark once the system\'s (light) was chosen');
+        const kept = await next.evaluate(() => Object.keys(localStorage).filter((k) => /theme/.test(k)));
+        if (kept.length) why.push(`${kept.join(', ')} left in localStorage once the system's was chosen`);
+        // Light chosen on a dark system.
+        const d = await open(dark, file);
+        pages2.push(d.page);
+        if (!(await state(d.page)).dark) why.push('not dark on a dark system');
+        await d.page.selectOption(`${sel.themeSwitch} select`, 'light');
+        if ((await state(d.page)).dark) why.push('dark on a dark system once light was chosen');
+        for (const p of [...problems, ...d.problems]) why.push(p);
+      } catch (e) {
+        why.push(String(e.message || e).split('\n')[0]);
+      }
+      for (const p of pages2) await p.close();
+      if (why.length) fail(name, `${file}: ${why.join('; ')}`);
+      else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system`);
+    });
+
     // The previous and next chapter above the text as well as below it, the
     // front page's next the first chapter, and the arrow keys to go there
     // (not from a text field).

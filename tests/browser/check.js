@@ -244,6 +244,26 @@ function survey(sel) {
   const archs = [...document.querySelectorAll(`pre${sel.compileLine}`)]
     .map((p) => /-arch=sm_(\d+)/.exec(p.textContent)).filter(Boolean).map((m) => Number(m[1]));
   const notebook = offer && archs.length ? { text: offer.textContent.replace(/\s+/g, ' ').trim(), archs } : null;
+  // Long chunks folded: every piece of more than 40 lines (search.js's
+  // kFoldOver) shows its first ten lines or more, not all, over a button
+  // that opens it; no shorter piece is folded.
+  const folds = { long: 0, wrong: [] };
+  for (const c of document.querySelectorAll(`div${sel.chunk}`)) {
+    const box = c.querySelector(':scope > div.sourceCode');
+    const code = box && box.querySelector('pre code');
+    if (!code) continue;
+    const n = code.querySelectorAll(':scope > span').length;
+    const button = c.querySelector(`:scope > button${sel.chunkFold}`);
+    if (n <= 40) {
+      if (button) folds.wrong.push(`#${c.id} (${n} lines) has a fold`);
+      continue;
+    }
+    folds.long++;
+    const lh = parseFloat(getComputedStyle(code.closest('pre')).lineHeight);
+    const shown = box.clientHeight / lh;
+    if (!button) folds.wrong.push(`#${c.id} (${n} lines) has no button`);
+    else if (shown < 10 || box.scrollHeight <= box.clientHeight + 1) folds.wrong.push(`#${c.id} (${n} lines) shows ${shown.toFixed(1)}`);
+  }
   // The page turns' links whole: none cut short at this width.
   const turnsCut = [...document.querySelectorAll(`${sel.pageTurn} a`)]
     .filter((a) => a.getClientRects().length && a.scrollWidth > a.clientWidth + 1)
@@ -265,7 +285,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, argued, notebook, maths, turnsCut, names, signAlone, signs: signs.length, brokenNames, kernelNames,
+    rawMarks, noDownload, sources: sources.length, argued, notebook, maths, turnsCut, names, folds, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -646,6 +666,41 @@ async function main() {
     return any;
   }
 
+  // A folded chunk opens by its button and folds again; a link to one of
+  // its lines past the fold opens it with the line in view. The page is
+  // left as it was, folded, with no fragment.
+  async function openFold(page, file) {
+    const name = `browser: a long chunk on ${file} opens`;
+    const r = await page.evaluate(async (fold) => {
+      const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      const c = document.querySelector('div[data-folded]');
+      if (!c) return { id: '-', n: 0, why: ['no chunk folded'] };
+      const box = c.querySelector(':scope > div.sourceCode');
+      const button = c.querySelector(`:scope > button${fold}`);
+      const whole = () => box.scrollHeight <= box.clientHeight + 1;
+      const why = [];
+      button.click();
+      await frame();
+      if (!whole() || button.getAttribute('aria-expanded') !== 'true') why.push('its button did not open it');
+      button.click();
+      await frame();
+      if (whole()) why.push('its button did not fold it again');
+      const lines = box.querySelectorAll('pre code > span[id]');
+      const line = lines[lines.length - 2];
+      location.hash = line.id;
+      await frame();
+      const r = line.getBoundingClientRect();
+      const at = document.elementFromPoint(Math.min(r.left + 40, innerWidth - 1), r.top + r.height / 2);
+      if (!whole()) why.push(`a link to its line ${line.id} left it folded`);
+      else if (!at || !line.contains(at)) why.push(`a link to its line ${line.id} left the line out of view`);
+      button.click();
+      history.replaceState(null, '', location.pathname);
+      return { id: c.id, n: lines.length, why };
+    }, sel.chunkFold);
+    if (r.why.length) fail(name, `#${r.id}: ${r.why.join('; ')}`);
+    else pass(`${name} (#${r.id}, ${r.n} lines): by its button, and by a link to a line past the fold`);
+  }
+
   // A chapter in the dark, then in print (s.toc: a page with an outline).
   async function darkAndPrint(page, file) {
     const base = file.replace(/\.html$/, '');
@@ -690,7 +745,7 @@ async function main() {
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
-    const crowded = [], away = [], mathFace = [], mathLoose = [], cutTurns = [];
+    const crowded = [], away = [], mathFace = [], mathLoose = [], cutTurns = [], foldsWrong = [];
     // The widths the page was seen at, as the pass lines say them.
     const seen = [];
     const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
@@ -735,6 +790,7 @@ async function main() {
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
         if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
         for (const c of s.turnsCut) cutTurns.push(`${kind}: ${c}`);
+        for (const c of s.folds.wrong) foldsWrong.push(`${kind}: ${c}`);
         for (const c of s.maths.face) mathFace.push(`${kind}: ${c}`);
         for (const c of s.maths.loose) mathLoose.push(`${kind}: ${c}`);
         for (const c of s.argued.crowded) crowded.push(`${kind}: ${c}`);
@@ -774,6 +830,7 @@ async function main() {
             }
           }
         }
+        if (kind === 'desktop' && s.folds.long) await openFold(page, file);
         if (s.toc && !s.whole) await followQuotes(page, file, kind);
         if (s.refs.length) await followRef(page, file, s, kind);
       }
@@ -806,6 +863,8 @@ async function main() {
     else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
+    if (foldsWrong.length) fail(`${name} folds its long chunks`, foldsWrong.slice(0, 3).join('; '));
+    else if (surveys.get(file) && surveys.get(file).folds.long) pass(`${name} folds its long chunks (${surveys.get(file).folds.long} pieces over 40 lines, each to its first lines; ${widths()})`);
     if (cutTurns.length) fail(`${name} shows its page turns whole`, cutTurns.slice(0, 3).join('; '));
     else if (surveys.get(file) && surveys.get(file).turnsAbove) pass(`${name} shows its page turns whole (no link cut short; ${widths()})`);
     const mathCount = surveys.get(file) ? surveys.get(file).maths.count : 0;
@@ -1450,6 +1509,52 @@ async function main() {
         }
       }
       await page.close();
+    });
+
+    // A search landing in a long chunk past its fold opens it: a word of
+    // its next-to-last line that no earlier line of the chunk has, searched
+    // from the chunk's place (?q=WORD#CHUNK, as a result opens it), is
+    // marked and in sight.
+    tail.push(async () => {
+      const name = 'browser: a search landing past a chunk\'s fold opens it';
+      const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
+      if (!file) return;
+      const { page, problems } = await open(desktop, file);
+      const why = [];
+      let at = null;
+      try {
+        at = await page.evaluate(() => {
+          for (const c of document.querySelectorAll('div[data-folded]')) {
+            const lines = [...c.querySelectorAll(':scope > div.sourceCode pre code > span')].map((l) => l.textContent);
+            const words = (t) => t.match(/[A-Za-z][A-Za-z0-9_]{3,}/g) || [];
+            const before = new Set(lines.slice(0, -2).flatMap(words));
+            const w = words(lines[lines.length - 2]).find((x) => !before.has(x));
+            if (w) return { id: c.id, word: w };
+          }
+          return null;
+        });
+        if (!at) throw new Error('no folded chunk with a word of its own past the fold');
+        await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}?q=${encodeURIComponent(at.word)}#${at.id}`,
+          { waitUntil: 'load', timeout: kLoadTimeout });
+        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
+        await page.waitForTimeout(200);
+        const r = await page.evaluate(([id, hit]) => {
+          const c = document.getElementById(id);
+          const m = c.querySelector(hit);
+          const box = c.querySelector(':scope > div.sourceCode');
+          const rect = m && m.getBoundingClientRect();
+          const top = rect && document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+          return { folded: c.hasAttribute('data-folded') || box.scrollHeight > box.clientHeight + 1, seen: !!top && m.contains(top) };
+        }, [at.id, sel.searchHit]);
+        if (r.folded) why.push('the chunk stayed folded');
+        if (!r.seen) why.push('the mark is not in sight');
+        if (problems.length) why.push(problems[0]);
+      } catch (e) {
+        why.push(String(e.message || e).split('\n')[0]);
+      }
+      await page.close();
+      if (why.length) fail(name, `${file}${at ? `?q=${at.word}#${at.id}` : ''}: ${why.join('; ')}`);
+      else pass(`${name}: ${file}?q=${at.word}#${at.id}, the chunk open and the mark in sight`);
     });
 
     // The page a result opens marks the words searched, in both themes at

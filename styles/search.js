@@ -109,12 +109,24 @@
     });
   }
 
+  // The index is built once, in the page, at the first use: about a second
+  // and a half on a desktop, most of it lunr's indexing. Meanwhile the
+  // status says so (the form is aria-busy), painted before the build
+  // takes the page's thread.
+  var kLoadingText = 'Loading the book\u2019s index\u2026';
   function ready() {
     if (!loading) {
+      status.textContent = kLoadingText;
+      form.setAttribute('aria-busy', 'true');
       var lunrReady = window.lunr ? Promise.resolve() : load('lunr.min.js');
       loading = lunrReady
         .then(function () {
           return window.BOOK_INDEX ? null : load('search-index.js');
+        })
+        .then(function () {
+          return new Promise(function (painted) {
+            requestAnimationFrame(function () { setTimeout(painted, 0); });
+          });
         })
         .then(function () {
           docs = window.BOOK_INDEX.docs;
@@ -133,6 +145,15 @@
               this.add({ i: String(i), t: docs[i].t, b: docs[i].b });
             }
           });
+        })
+        .then(function () {
+          form.removeAttribute('aria-busy');
+          if (status.textContent === kLoadingText) {
+            status.textContent = '';
+          }
+        }, function (err) {
+          form.removeAttribute('aria-busy');
+          throw err;
         });
     }
     return loading;

@@ -1355,8 +1355,26 @@ async function main() {
       const { page, problems } = await open(desktop, 'index.html');
       const name = 'browser: search finds a chunk';
       try {
+        // The first search builds the index: until its results, the
+        // status says what is happening, from the frame after the typing.
+        await page.evaluate(([status, results]) => {
+          window.seenStatus = [];
+          const st = document.querySelector(status), list = document.querySelector(results);
+          new MutationObserver(() => {
+            if (!list.children.length) window.seenStatus.push(st.textContent);
+          }).observe(st, { childList: true, characterData: true, subtree: true });
+        }, [sel.searchStatus, sel.searchResults]);
         await page.fill(searchBox, 'blelloch sweeps');
+        const early = await page.evaluate(([status, form]) => new Promise((ok) => requestAnimationFrame(() => ok({
+          text: document.querySelector(status).textContent, busy: document.querySelector(form).getAttribute('aria-busy'),
+        }))), [sel.searchStatus, sel.search]);
         await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
+        const said = await page.evaluate(() => window.seenStatus.filter(Boolean));
+        if (!early.text || early.busy !== 'true') {
+          fail('browser: the first search says it is loading', `a frame after the typing the status said "${early.text}", aria-busy ${early.busy}`);
+        } else {
+          pass(`browser: the first search says it is loading ("${early.text}", aria-busy, until its results; said before them: ${[...new Set(said)].join(' / ')})`);
+        }
         const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
         await shot(page, 'search-desktop.png');
         const first = new URL(results[0]);

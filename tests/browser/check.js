@@ -808,16 +808,16 @@ async function main() {
           if (narrow !== (kind === 'phone')) charts.push(`${kind}: ${src.split('/').slice(-2).join('/')}`);
         }
         chartCount = srcs.length;
-        // The evidence: the first chart, and the transcript after it.
+        // The evidence, to look at: the first chart, in the prose that
+        // argues from it, and the first transcript.
         const chartFig = `main figure:has(img${sel.chart})`;
-        if (await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
+        if (kShots && await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
           await page.evaluate((f) => document.querySelector(f).scrollIntoView(), chartFig);
           await shot(page, `${base}-${kind}-chart.png`);
-          await page.evaluate((sf) => {
-            const f = document.querySelector(sf);
-            const pre = f.nextElementSibling;
+          await page.evaluate((t) => {
+            const pre = document.querySelector(`main pre${t}`);
             if (pre) pre.scrollIntoView();
-          }, chartFig);
+          }, sel.transcript);
           await shot(page, `${base}-${kind}-transcript.png`);
         }
         if (kind === 'desktop') {

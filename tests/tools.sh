@@ -49,17 +49,38 @@ for nw in chapters/*.nw; do
     "$MARKUP" "$nw" | "$asan/chapter-meta" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
     metas+=("$gen/$ch.tsv")
 done
+# A chapter's charts, as make gives them to chapter-md (-g): those drawn
+# from its programs' transcripts.
+charts_of() { # CHAPTER.nw
+    local r g
+    for r in $(grep -oE '^<<[A-Za-z0-9_-]+\.cu>>=$' "$1" | sed -E 's/^<<(.*)\.cu>>=$/\1/' | sort -u); do
+        for g in "$B/charts/$r"/*.md; do
+            [ -f "$g" ] && printf '%s\0' -g "$g"
+        done
+    done
+}
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
+    mapfile -d '' charts < <(charts_of "$nw")
     if "$MARKUP" "$nw" | "$asan/chapter-meta" >/dev/null 2>"$gen/err" &&
        "$MARKUP" "$nw" | "$asan/snippet-marks" >/dev/null 2>>"$gen/err" &&
-       "$MARKUP" "$nw" | "$asan/chapter-md" -V "$B/values" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
+       "$MARKUP" "$nw" | "$asan/chapter-md" -V "$B/values" "${charts[@]}" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
            "${metas[@]}" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else
         fail "sanitized tools on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
     fi
 done
+# A chart placed for a program that draws none: one line at the
+# directive's line, under the sanitizers.
+printf '# Charts\n\nThe rates:\n\n[[!chart no_such_prog]]\n\n<<m.cu>>=\nint main() { return 0; }\n@\n' >"$gen/chart.nw"
+got=$("$MARKUP" "$gen/chart.nw" | "$asan/chapter-md" -V "$B/values" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
+        "${metas[@]}" 2>&1 >/dev/null)
+if [ "$got" = "$gen/chart.nw:5: [[!chart no_such_prog]] names no program of this chapter with a chart drawn (evidence/PROG.chart and a recorded transcript)" ]; then
+    pass "chapter-md names the line of a chart of a program that draws none"
+else
+    fail "chapter-md names the line of a chart of a program that draws none" "said '$got'"
+fi
 
 # The tools that make the index pages, the search index, the charts and the
 # notebooks, under the sanitizers, on every real chapter and on the built

@@ -26,8 +26,8 @@
  * recorded on some GPU (the claims tool checks that it holds). A quote
  * whose values are not recorded, or on more than one GPU where it names
  * none, is an error with file and line.
- * A chart is shown where the prose argues from it: [[!chart PROG]] alone
- * on its line places the figure of each chart drawn from PROG's
+ * A chart is shown where the prose argues from it: [[!chart PROG]], on a
+ * line of its own, places the figure of each chart drawn from PROG's
  * transcripts (chart figure wrote it, escaped, to CHARTS/PROG/GPU.md; -g
  * names each of the chapter's charts). Every chart -g names must be placed
  * once, and the directive must name a program whose chart is drawn: either
@@ -144,7 +144,7 @@ static void weave_chart(FILE *out, struct weave *w, const char *text,
     for (size_t i = 0; i < w->ncharts; ++i) {
         size_t len;
         const char *p = chart_prog(w->charts[i], &len);
-        if (len != strlen(prog) || strncmp(p, prog, len) != 0) {
+        if (p == NULL || len != strlen(prog) || strncmp(p, prog, len) != 0) {
             continue;
         }
         ++shown;

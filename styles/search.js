@@ -124,8 +124,10 @@
           return window.BOOK_INDEX ? null : load('search-index.js');
         })
         .then(function () {
+          // (A page out of sight gets no frames: the timeout goes on.)
           return new Promise(function (painted) {
             requestAnimationFrame(function () { setTimeout(painted, 0); });
+            setTimeout(painted, 100);
           });
         })
         .then(function () {

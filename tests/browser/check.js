@@ -1554,7 +1554,7 @@ async function main() {
         if (!at) throw new Error('no folded chunk with a word of its own past the fold');
         await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}?q=${encodeURIComponent(at.word)}#${at.id}`,
           { waitUntil: 'load', timeout: kLoadTimeout });
-        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
+        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
         await page.waitForTimeout(200);
         const r = await page.evaluate(([id, hit]) => {
           const c = document.getElementById(id);
@@ -1587,7 +1587,7 @@ async function main() {
         const href = r.hrefs[pick];
         await Promise.all([page.waitForURL((u) => u.href === href, { timeout: kLoadTimeout }),
           page.locator(resultLinks).nth(pick).click()]);
-        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
+        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
         await page.waitForTimeout(200);
         const seen = await page.evaluate(([hit, topBar]) => {
           const marks = [...document.querySelectorAll(`main ${hit}`)];

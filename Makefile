@@ -29,7 +29,8 @@
 #   build/md/NAME.code.md, NAME.run.code.md --pandoc--> build/md/NAME.code.html
 #                                                  (highlighted, once a change)
 #   evidence/PROG.chart + PROG/GPU.txt --chart | gnuplot-->
-#                    build/html/charts/PROG/GPU.svg
+#                    build/html/charts/PROG/GPU.svg, and its figure,
+#                    build/charts/PROG/GPU.md, which chapter-md places
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
 #   build/meta/*.tsv --nav--> page navigation, the front page's chapter list
 #   build/snippets.tsv, chapters/labels.tsv, build/meta/*.nwpipe
@@ -295,7 +296,7 @@ fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHA
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
       $(B)/html/book.html $(REVISION_PAGES) \
-      $(B)/html/search.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
+      $(B)/html/search.js $(B)/html/theme.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
 notebooks: $(NOTEBOOKS)
@@ -605,10 +606,15 @@ $(SHOWN): | $(B)/stamp/names
 # The chapter's code goes apart, to NAME.code.md, which changes only when
 # the code does: highlighting it is most of pandoc's time, and a prose edit
 # leaves it as it was (see the page below).
-$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $(SHOWN) $$(QUOTED) | $(B)/md
+# The chapter places each of its charts where its prose argues from it,
+# [[!chart PROG]] (chapter-md -g).
+chapter-charts = $(call chart-md,$(PROGS.$(1)) $(call runs-of,$(PROGS.$(1))))
+$(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $(SHOWN) $$(QUOTED) \
+              $$(call chapter-charts,$$*) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp' EXIT; \
-	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
+	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(foreach g,$(call chapter-charts,$*),-g '$(g)') \
+	  $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
 	  $(REGISTRY) $(META) < $< > $@.tmp; \
 	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
 	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && $(call update,$(B)/md/$*.code.md) && mv -f $@.tmp $@
@@ -639,7 +645,7 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 	$(TRAP)printf '%s\n' '$(call chapter-runs,$*)' > $@.tmp && mv -f $@.tmp $@
 
 # The programs' compile lines and recorded transcripts, shown after the code,
-# each transcript after its chart where it has one; after a program's, its
+# each transcript (its chart is in the prose, chapter-md); after a program's, its
 # runs' (-r), each with its command line, and its profile's (-p).
 # Each transcript's provenance is shown with it, and a stale one (README,
 # "Fingerprints") under a warning that says so: run-md reads the verdicts
@@ -647,9 +653,9 @@ $(B)/md/%.runs: | $(B)/stamp/names $(B)/md
 $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/compile.mk \
                   $$(foreach p,$$(call shown-of,$$*),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
                   $$(foreach p,$$(call shown-of,$$*),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
-                  $$(call chart-md,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*))) | $(B)/stamp/names $(B)/md
+                  | $(B)/stamp/names $(B)/md
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
-	$(run-md) -c $(B)/charts -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
+	$(run-md) -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
 	  $(call transcripts,$(p)) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
 	    $(call transcripts,$(r)) --) $(foreach f,$(call profiles-of,$(p)),-p '$(f)' $(call transcripts,$(f)) --)) > $@.tmp && \
@@ -742,6 +748,11 @@ $(B)/md/highlighting.css: | $(PANDOC_BIN) $(B)/md
 	printf '%s\n' '~~~ {.cpp}' 'int x;' '~~~' | $(PANDOC) --from markdown --to html5 --standalone \
 	  --metadata title=- --template $@.tpl --highlight-style pygments > $@.tmp && mv -f $@.tmp $@
 
+# A chapter none of whose programs a T4 runs (each built for a later GPU,
+# ARCH.PROG) says so where its page offers the notebook: the GPUs it is
+# built for, from the same ARCH.PROG.
+later-arch = $(if $(and $(PROGS.$(1)),$(if $(strip $(call fits,$(PROGS.$(1)))),,x)),\
+               $(strip $(sort $(foreach p,$(PROGS.$(1)),$(ARCH.$(p))))))
 # The page's code is NAME.code.html, which chunk-links puts in its place.
 $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
                   $(B)/md/%.refs $(B)/md/%.chunks $(B)/md/%.snippets.html $(chunk-links) $(heading-links) \
@@ -749,6 +760,7 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_M
 	$(call say,PANDOC,$@)
 	$(Q)$(TRAP)$(PANDOC) $(PANDOC_FLAGS) --toc --toc-depth=2 \
 	  --metadata-file=$(B)/md/$*.nav.yaml --metadata notebook=notebooks/$*.ipynb \
+	  $(if $(call later-arch,$*),--metadata 'later-arch=$(call later-arch,$*)') \
 	  --include-after-body=$(B)/md/$*.snippets.html \
 	  $(B)/md/$*.md $(B)/md/$*.run.md $(call FIT_MD,$*) \
 	  | $(chunk-links) -c $(B)/md/$*.code.html $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) \
@@ -821,7 +833,8 @@ $(B)/html/search-index.js: $(B)/html/index.html $(PAGES) $(CHAPTERS:%=$(B)/md/%.
 	$(Q)$(TRAP)$(search-index) $(B)/html/index.html \
 	  $(foreach c,$(CHAPTERS),$(B)/html/$(c).html $(B)/md/$(c).chunks) > $@.tmp && mv -f $@.tmp $@
 
-$(B)/html/search.js: styles/search.js | $(B)/html
+# The pages' scripts, as they are: search and the colours' switch.
+$(B)/html/search.js $(B)/html/theme.js: $(B)/html/%.js: styles/%.js | $(B)/html
 	$(Q)$(TRAP)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/html/lunr.min.js: $(LUNR_JS) | $(B)/html

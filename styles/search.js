@@ -109,12 +109,26 @@
     });
   }
 
+  // The index is built once, in the page, at the first use: about a second
+  // and a half on a desktop, most of it lunr's indexing. Meanwhile the
+  // status says so (the form is aria-busy), painted before the build
+  // takes the page's thread.
+  var kLoadingText = 'Loading the book\u2019s index\u2026';
   function ready() {
     if (!loading) {
+      status.textContent = kLoadingText;
+      form.setAttribute('aria-busy', 'true');
       var lunrReady = window.lunr ? Promise.resolve() : load('lunr.min.js');
       loading = lunrReady
         .then(function () {
           return window.BOOK_INDEX ? null : load('search-index.js');
+        })
+        .then(function () {
+          // (A page out of sight gets no frames: the timeout goes on.)
+          return new Promise(function (painted) {
+            requestAnimationFrame(function () { setTimeout(painted, 0); });
+            setTimeout(painted, 100);
+          });
         })
         .then(function () {
           docs = window.BOOK_INDEX.docs;
@@ -133,6 +147,15 @@
               this.add({ i: String(i), t: docs[i].t, b: docs[i].b });
             }
           });
+        })
+        .then(function () {
+          form.removeAttribute('aria-busy');
+          if (status.textContent === kLoadingText) {
+            status.textContent = '';
+          }
+        }, function (err) {
+          form.removeAttribute('aria-busy');
+          throw err;
         });
     }
     return loading;
@@ -418,8 +441,10 @@
         (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING);
     })[0] || marks[0];
     // Into view up and down only: a code box is not scrolled sideways,
-    // which would hide the start of its lines.
+    // which would hide the start of its lines. A mark in a folded chunk
+    // opens it first (the page's script below).
     if (first) {
+      first.dispatchEvent(new CustomEvent('book:reveal', { bubbles: true }));
       var r = first.getBoundingClientRect();
       window.scrollTo(window.scrollX, window.scrollY + r.top - (window.innerHeight - r.height) / 2);
     }
@@ -445,6 +470,10 @@
  *   a modifier is held.
  * - The page's outline marks the section being read as the reader scrolls.
  * - A chunk landed on is outlined with every other piece of its name.
+ * - A long chunk's piece (over kFoldOver lines: a figure's drawing code, a
+ *   copied kernel) is folded to its first lines, with a button under it
+ *   that opens it; a link to one of its lines, or a search's mark in it,
+ *   opens it too. Print shows it whole.
  * - Every code block gets a control that copies its code as shown.
  * - A label's copy control (hidden until now) copies its code for a slide,
  *   exactly the bytes of snippets/LABEL.cu, from the page's <template> of
@@ -553,6 +582,60 @@
   }
   window.addEventListener('hashchange', markPieces);
   markPieces();
+
+  // Long chunks folded (book.css cuts a piece with data-folded to its
+  // first lines); each fold's setter by its chunk.
+  var kFoldOver = 40;
+  var folds = new Map();
+  Array.prototype.forEach.call(document.querySelectorAll('main div.chunk'), function (chunk) {
+    var block = chunk.querySelector(':scope > div.sourceCode');
+    var code = block && block.querySelector('pre code');
+    var lines = code ? code.querySelectorAll(':scope > span').length : 0;  // a span a line
+    if (lines <= kFoldOver) {
+      return;
+    }
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'chunk-fold';
+    var set = function (folded) {
+      if (folded) {
+        chunk.setAttribute('data-folded', '');
+      } else {
+        chunk.removeAttribute('data-folded');
+      }
+      button.textContent = folded ? 'Show all ' + lines + ' lines' : 'Show the first lines only';
+      button.setAttribute('aria-expanded', String(!folded));
+    };
+    button.addEventListener('click', function () { set(!chunk.hasAttribute('data-folded')); });
+    block.parentNode.insertBefore(button, block.nextSibling);
+    folds.set(chunk, set);
+    set(true);
+  });
+  // Opens the folded chunk that holds el, if one does.
+  function reveal(el) {
+    var chunk = el && el.closest && el.closest('div.chunk[data-folded]');
+    if (chunk && chunk !== el && folds.has(chunk)) {
+      folds.get(chunk)(false);
+    }
+  }
+  document.addEventListener('book:reveal', function (e) { reveal(e.target); });
+  // A link to a line of a folded chunk opens it, and the line is brought
+  // into view again, up and down only; so is any place linked at load,
+  // which the folds above it have moved.
+  function landInside() {
+    var target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (!target) {
+      return;
+    }
+    reveal(target);
+    var r = target.getBoundingClientRect();
+    var margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
+    window.scrollTo(window.scrollX, window.scrollY + r.top - margin);
+  }
+  window.addEventListener('hashchange', landInside);
+  if (folds.size) {
+    landInside();
+  }
 
   // The outline marks the section being read (aria-current="location"):
   // the last of its headings that has come up to the top quarter of the

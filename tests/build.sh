@@ -103,6 +103,12 @@ for bad in "quote [[=no-such-gpu: tally.each_ms]]: no values are recorded for GP
         "chapters/tally.nw:$n: $bad"
     cp "$fixture/chapters/tally.nw" "$book/chapters/tally.nw"
 done
+# A chart the chapter does not place is an error, not a chart among the
+# transcripts: it belongs where the prose argues from it.
+sed -i '/^\[\[!chart tally\]\]$/d' "$book/chapters/tally.nw"
+expect_bad "a chart its chapter shows nowhere stops the build" \
+    "chapters/tally.nw:1: the chart build/charts/tally/nvidia-h200.md is shown nowhere: write [[!chart tally]] on a line of its own where the prose argues from it"
+cp "$fixture/chapters/tally.nw" "$book/chapters/tally.nw"
 n=$(grep -n '^#include "svg.hpp"$' "$fixture/chapters/parity.nw" | cut -d: -f1)
 sed -i 's/^#include "svg.hpp"$/&\n#error the figure does not compile/' "$book/chapters/parity.nw"
 expect_bad "an error found after the tangle leaves build/ as it was: a figure that does not compile" \

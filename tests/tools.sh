@@ -58,17 +58,38 @@ for nw in chapters/*.nw; do
     "$asan/chapter-meta" <"$gen/$ch.nwpipe" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
     metas+=("$gen/$ch.tsv")
 done
+# A chapter's charts, as make gives them to chapter-md (-g): those drawn
+# from its programs' transcripts (its .cu roots, as chapter-meta read them).
+charts_of() { # META
+    local r g
+    for r in $(awk -F'\t' '$1 == "root" && $2 ~ /\.cu$/ { sub(/\.cu$/, "", $2); print $2 }' "$1"); do
+        for g in "$B/charts/$r"/*.md; do
+            [ -f "$g" ] && printf '%s\0' -g "$g"
+        done
+    done
+}
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
+    mapfile -d '' charts < <(charts_of "$gen/$ch.tsv")
     if "$asan/chapter-meta" <"$gen/$ch.nwpipe" >/dev/null 2>"$gen/err" &&
        "$asan/snippet-marks" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err" &&
-       "$asan/chapter-md" -V "$B/values" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
+       "$asan/chapter-md" -V "$B/values" "${charts[@]}" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
            "${metas[@]}" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else
         fail "sanitized tools on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
     fi
 done
+# A chart placed for a program that draws none: one line at the
+# directive's line, under the sanitizers.
+printf '# Charts\n\nThe rates:\n\n[[!chart no_such_prog]]\n\n<<m.cu>>=\nint main() { return 0; }\n@\n' >"$gen/chart.nw"
+got=$("$MARKUP" "$gen/chart.nw" | "$asan/chapter-md" -V "$B/values" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
+        "${metas[@]}" 2>&1 >/dev/null)
+if [ "$got" = "$gen/chart.nw:5: [[!chart no_such_prog]] names no program of this chapter with a chart drawn (evidence/PROG.chart and a recorded transcript)" ]; then
+    pass "chapter-md names the line of a chart of a program that draws none"
+else
+    fail "chapter-md names the line of a chart of a program that draws none" "said '$got'"
+fi
 
 # The tools that make the index pages, the search index, the charts and the
 # notebooks, under the sanitizers, on every real chapter and on the built

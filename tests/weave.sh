@@ -669,8 +669,9 @@ while IFS=$'\t' read -r name why; do
 done < <(check_contract "$contract" "$tmp/uses")
 # A label's fragment for a slide (styles/snippet.html) has the book's light
 # highlighting colours, each as book.css gives it.
-light_tokens() { # FILE: each --tk- colour's first value, sorted
-    grep -oE -- '--tk-[a-z]+: #[0-9a-f]+' "$1" | awk '!seen[$1]++' | sort
+light_tokens() { # FILE: each --tk- colour's first value (light-dark's light one), sorted
+    grep -oE -- '--tk-[a-z]+: (light-dark\()?#[0-9a-f]+' "$1" | sed 's/light-dark(//' |
+        awk '!seen[$1]++' | sort
 }
 if [ -n "$(light_tokens styles/snippet.html)" ] &&
    [ "$(light_tokens styles/snippet.html)" = "$(light_tokens styles/book.css)" ]; then

@@ -180,6 +180,103 @@ function survey(sel) {
     const m = /(?:^|\n)[ \t]*#{1,6} |##+ |\{#|\[\[|(?:^|[^<])<<[^<>\n]+>>(?!>)/.exec(t.data);
     if (m) rawMarks.push(`"${t.data.slice(Math.max(0, m.index - 20), m.index + 40).trim()}" in ${describe(t.parentElement)}`);
   }
+  // Numbers shown where they are argued: a section of a chapter (from one
+  // of its headings to the next; on a chapter's page they are h1) whose
+  // prose quotes many values, argued.most's in a paragraph or in all, shows
+  // them in a table or a chart too; and each chart sits in a section whose
+  // prose quotes the values it argues from, not among the transcripts.
+  // (The analysis sections quoted 6 to 13 values a paragraph, and up to
+  // 55 a section, with neither.)
+  const argued = { crowded: [], away: [], charts: 0, sections: 0, most: [7, 15] };
+  if (document.querySelector(sel.pageToc) && !document.querySelector(sel.wholeBookChapter)) {
+    const [perPara, perSection] = argued.most;
+    const quotes = (e) => e.querySelectorAll(sel.quoted).length;
+    const heads = [...document.querySelectorAll('main h1[id]')];
+    heads.forEach((h, i) => {
+      const next = heads[i + 1];
+      const inside = (e) => (h.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) &&
+        (!next || (next.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING));
+      const paras = [...document.querySelectorAll('main p, main li')]
+        .filter((e) => inside(e) && !e.closest('table') && !e.querySelector('p, li'));
+      const counts = paras.map(quotes);
+      const most = Math.max(0, ...counts), all = counts.reduce((a, b) => a + b, 0);
+      const shown = [...document.querySelectorAll(`main table, main img${sel.chart}`)].some(inside);
+      // An exercise's answer stays in its words, after the question, not
+      // in a table the reader meets before predicting it.
+      const exercises = /^Exercises/.test(h.textContent.trim());
+      if (!exercises && (most >= perPara || all >= perSection)) {
+        argued.sections++;
+        if (!shown) argued.crowded.push(`#${h.id} (${all} values quoted, ${most} in one paragraph)`);
+      }
+      for (const img of document.querySelectorAll(`main img${sel.chart}`)) {
+        if (!inside(img)) continue;
+        argued.charts++;
+        if (h.id === 'sec-running' || all === 0) {
+          argued.away.push(`${img.getAttribute('src').split('/').slice(-2).join('/')} in #${h.id}`);
+        }
+      }
+    });
+  }
+  // Maths in the words' own face: its digits in the face of the text
+  // around it, and a fence that is not stretched no wider than a fence of
+  // that face (in the maths font a fence took nearly an em, 2 ( n - 1 )).
+  const maths = { count: 0, face: [], loose: [] };
+  for (const m of document.querySelectorAll('main math')) {
+    maths.count++;
+    const around = getComputedStyle(m.parentElement).fontFamily;
+    const tex = () => (m.querySelector('annotation') || m).textContent.trim().slice(0, 30);
+    if ([...m.querySelectorAll('mn')].some((e) => getComputedStyle(e).fontFamily !== around)) {
+      maths.face.push(`${tex()} (${getComputedStyle(m.querySelector('mn')).fontFamily.split(',')[0]} in ${around.split(',')[0]})`);
+    }
+    for (const e of m.querySelectorAll('mo')) {
+      if (!/^[()[\]{}]$/.test(e.textContent.trim())) continue;
+      const r = e.getBoundingClientRect(), em = parseFloat(getComputedStyle(e).fontSize);
+      if (r.height > 0 && r.height <= 1.5 * em && r.width > 0.65 * em) {
+        maths.loose.push(`${tex()} (a fence ${(r.width / em).toFixed(2)} em wide)`);
+        break;
+      }
+    }
+  }
+  // The notebook's offer: to run the chapter on a free T4 (sm_75) only
+  // where a program's compile line builds it for one; else it names the
+  // GPUs the programs are built for.
+  const offer = document.querySelector(`header ${sel.pageLinks}`);
+  const archs = [...document.querySelectorAll(`pre${sel.compileLine}`)]
+    .map((p) => /-arch=sm_(\d+)/.exec(p.textContent)).filter(Boolean).map((m) => Number(m[1]));
+  const notebook = offer && archs.length ? { text: offer.textContent.replace(/\s+/g, ' ').trim(), archs } : null;
+  // Long chunks folded: every piece of more than 40 lines (search.js's
+  // kFoldOver) shows its first ten lines or more, not all, over a button
+  // that opens it; no shorter piece is folded.
+  const folds = { long: 0, wrong: [] };
+  for (const c of document.querySelectorAll(`div${sel.chunk}`)) {
+    const box = c.querySelector(':scope > div.sourceCode');
+    const code = box && box.querySelector('pre code');
+    if (!code) continue;
+    const n = code.querySelectorAll(':scope > span').length;
+    const button = c.querySelector(`:scope > button${sel.chunkFold}`);
+    if (n <= 40) {
+      if (button) folds.wrong.push(`#${c.id} (${n} lines) has a fold`);
+      continue;
+    }
+    folds.long++;
+    const lh = parseFloat(getComputedStyle(code.closest('pre')).lineHeight);
+    const shown = box.clientHeight / lh;
+    if (!button) folds.wrong.push(`#${c.id} (${n} lines) has no button`);
+    else if (shown < 10 || box.scrollHeight <= box.clientHeight + 1) folds.wrong.push(`#${c.id} (${n} lines) shows ${shown.toFixed(1)}`);
+  }
+  // The page turns' links whole: none cut short at this width.
+  const turnsCut = [...document.querySelectorAll(`${sel.pageTurn} a`)]
+    .filter((a) => a.getClientRects().length && a.scrollWidth > a.clientWidth + 1)
+    .map((a) => `"${a.textContent.trim().replace(/\s+/g, ' ').slice(0, 40)}" shown ${a.clientWidth} px of ${a.scrollWidth}`);
+  // The chapters' names as the contents, the page's title and the whole
+  // book's headings give them (each heading without its permalink).
+  const own = (e) => [...e.childNodes].filter((n) => !(n.nodeType === 1 && n.matches(`a${sel.permalink}`)))
+    .map((n) => n.textContent).join('').trim().replace(/\s+/g, ' ');
+  const names = {
+    contents: [...document.querySelectorAll(`${sel.bookNav} ${sel.bookChapters} li`)].map(own),
+    title: document.querySelector('main h1.title') ? own(document.querySelector('main h1.title')) : null,
+    whole: [...document.querySelectorAll(`main h1${sel.wholeBookChapter}`)].map(own),
+  };
   // A link to a program's source saves it, as the notebook's link does,
   // rather than opening it as a page.
   const sources = [...document.querySelectorAll('a[href]')]
@@ -188,7 +285,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, signAlone, signs: signs.length, brokenNames, kernelNames,
+    rawMarks, noDownload, sources: sources.length, argued, notebook, maths, turnsCut, names, folds, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -569,6 +666,41 @@ async function main() {
     return any;
   }
 
+  // A folded chunk opens by its button and folds again; a link to one of
+  // its lines past the fold opens it with the line in view. The page is
+  // left as it was, folded, with no fragment.
+  async function openFold(page, file) {
+    const name = `browser: a long chunk on ${file} opens`;
+    const r = await page.evaluate(async (fold) => {
+      const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      const c = document.querySelector('div[data-folded]');
+      if (!c) return { id: '-', n: 0, why: ['no chunk folded'] };
+      const box = c.querySelector(':scope > div.sourceCode');
+      const button = c.querySelector(`:scope > button${fold}`);
+      const whole = () => box.scrollHeight <= box.clientHeight + 1;
+      const why = [];
+      button.click();
+      await frame();
+      if (!whole() || button.getAttribute('aria-expanded') !== 'true') why.push('its button did not open it');
+      button.click();
+      await frame();
+      if (whole()) why.push('its button did not fold it again');
+      const lines = box.querySelectorAll('pre code > span[id]');
+      const line = lines[lines.length - 2];
+      location.hash = line.id;
+      await frame();
+      const r = line.getBoundingClientRect();
+      const at = document.elementFromPoint(Math.min(r.left + 40, innerWidth - 1), r.top + r.height / 2);
+      if (!whole()) why.push(`a link to its line ${line.id} left it folded`);
+      else if (!at || !line.contains(at)) why.push(`a link to its line ${line.id} left the line out of view`);
+      button.click();
+      history.replaceState(null, '', location.pathname);
+      return { id: c.id, n: lines.length, why };
+    }, sel.chunkFold);
+    if (r.why.length) fail(name, `#${r.id}: ${r.why.join('; ')}`);
+    else pass(`${name} (#${r.id}, ${r.n} lines): by its button, and by a link to a line past the fold`);
+  }
+
   // A chapter in the dark, then in print (s.toc: a page with an outline).
   async function darkAndPrint(page, file) {
     const base = file.replace(/\.html$/, '');
@@ -613,6 +745,7 @@ async function main() {
   await eachPage(pages, async (file) => {
     const name = `browser: ${file}`;
     const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
+    const crowded = [], away = [], mathFace = [], mathLoose = [], cutTurns = [], foldsWrong = [];
     // The widths the page was seen at, as the pass lines say them.
     const seen = [];
     const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
@@ -656,6 +789,12 @@ async function main() {
         }
         if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
         if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
+        for (const c of s.turnsCut) cutTurns.push(`${kind}: ${c}`);
+        for (const c of s.folds.wrong) foldsWrong.push(`${kind}: ${c}`);
+        for (const c of s.maths.face) mathFace.push(`${kind}: ${c}`);
+        for (const c of s.maths.loose) mathLoose.push(`${kind}: ${c}`);
+        for (const c of s.argued.crowded) crowded.push(`${kind}: ${c}`);
+        for (const c of s.argued.away) away.push(`${kind}: ${c}`);
         if (s.brokenNames.length) broken.push(`${kind}: ${s.brokenNames.slice(0, 3).join(', ')}`);
         scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
         const base = file.replace(/\.html$/, '');
@@ -669,16 +808,16 @@ async function main() {
           if (narrow !== (kind === 'phone')) charts.push(`${kind}: ${src.split('/').slice(-2).join('/')}`);
         }
         chartCount = srcs.length;
-        // The evidence: the first chart, and the transcript after it.
+        // The evidence, to look at: the first chart, in the prose that
+        // argues from it, and the first transcript.
         const chartFig = `main figure:has(img${sel.chart})`;
-        if (await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
+        if (kShots && await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
           await page.evaluate((f) => document.querySelector(f).scrollIntoView(), chartFig);
           await shot(page, `${base}-${kind}-chart.png`);
-          await page.evaluate((sf) => {
-            const f = document.querySelector(sf);
-            const pre = f.nextElementSibling;
+          await page.evaluate((t) => {
+            const pre = document.querySelector(`main pre${t}`);
             if (pre) pre.scrollIntoView();
-          }, chartFig);
+          }, sel.transcript);
           await shot(page, `${base}-${kind}-transcript.png`);
         }
         if (kind === 'desktop') {
@@ -691,6 +830,7 @@ async function main() {
             }
           }
         }
+        if (kind === 'desktop' && s.folds.long) await openFold(page, file);
         if (s.toc && !s.whole) await followQuotes(page, file, kind);
         if (s.refs.length) await followRef(page, file, s, kind);
       }
@@ -723,6 +863,36 @@ async function main() {
     else pass(`${name} fits the window (${widths()})`);
     if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
+    if (foldsWrong.length) fail(`${name} folds its long chunks`, foldsWrong.slice(0, 3).join('; '));
+    else if (surveys.get(file) && surveys.get(file).folds.long) pass(`${name} folds its long chunks (${surveys.get(file).folds.long} pieces over 40 lines, each to its first lines; ${widths()})`);
+    if (cutTurns.length) fail(`${name} shows its page turns whole`, cutTurns.slice(0, 3).join('; '));
+    else if (surveys.get(file) && surveys.get(file).turnsAbove) pass(`${name} shows its page turns whole (no link cut short; ${widths()})`);
+    const mathCount = surveys.get(file) ? surveys.get(file).maths.count : 0;
+    if (mathFace.length || mathLoose.length) {
+      fail(`${name} sets its maths in the text's face`, [...mathFace.slice(0, 3), ...mathLoose.slice(0, 3)].join('; '));
+    } else if (mathCount) {
+      pass(`${name} sets its maths in the text's face (${mathCount} formulas: digits in the face around them, fences unspaced; ${widths()})`);
+    }
+    const nb = surveys.get(file) && surveys.get(file).notebook;
+    if (nb) {
+      const t4 = nb.archs.some((a) => a <= 75);
+      const offers = /run it on a free T4/.test(nb.text);
+      const unnamed = t4 ? [] : [...new Set(nb.archs)].filter((a) => !nb.text.includes(`sm_${a}`));
+      if (offers !== t4 || unnamed.length) {
+        fail(`${name} says what a T4 can do with its notebook`, `programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}; the page says: "${nb.text}"`);
+      } else {
+        pass(`${name} says what a T4 can do with its notebook (programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}: ${t4 ? 'run there' : 'named, not offered to run'})`);
+      }
+    }
+    const argued = surveys.get(file) && surveys.get(file).argued;
+    if (crowded.length || away.length) {
+      fail(`${name} shows its numbers where it argues from them`, [
+        crowded.length ? `sections quoting many values with no table or chart: ${crowded.slice(0, 3).join(', ')}` : '',
+        away.length ? `charts away from the prose that argues from them: ${away.slice(0, 3).join(', ')}` : '',
+      ].filter(Boolean).join('; '));
+    } else if (argued && (argued.sections || argued.charts)) {
+      pass(`${name} shows its numbers where it argues from them (charts: ${argued.charts}; sections quoting ${argued.most[0]} values a paragraph or ${argued.most[1]} in all: ${argued.sections}, each with a table or chart; ${widths()})`);
+    }
     if (signs.length) fail(`${name} keeps each chunk's sign beside its name`, `on a line of its own: ${signs.join('; ')}`);
     else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (${widths()})`);
     if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));
@@ -744,6 +914,29 @@ async function main() {
     if (shape.length) fail(`${name} ids and permalinks`, shape.join('; '));
     else pass(`${name} ids and permalinks (unique ids, a permalink on every heading and chunk)`);
   });
+  // The chapters' names: numbered all or none, and each the same in the
+  // contents, on its page and as the whole book's heading.
+  {
+    const named = [...surveys.values()].find((x) => x.names.contents.length);
+    const contents = named ? named.names.contents : [];
+    const numbered = contents.filter((t) => /^(?:day|chapter|part)?\s*\d+\b/i.test(t));
+    const differ = [];
+    for (const [file, x] of surveys) {
+      if (x.names.contents.join('\n') !== contents.join('\n')) differ.push(`${file}'s contents`);
+      if (x.toc && !x.whole && x.names.title !== null) {
+        const i = contents.indexOf(x.names.title);
+        if (i < 0) differ.push(`${file}'s title "${x.names.title}" is not in the contents`);
+      }
+      if (x.whole && x.names.whole.join('\n') !== contents.join('\n')) differ.push(`${file}'s chapter headings`);
+    }
+    if (numbered.length && numbered.length !== contents.length) {
+      fail('browser: chapter names', `${numbered.length} of ${contents.length} numbered: ${numbered.join('; ')}`);
+    } else if (differ.length) {
+      fail('browser: chapter names', `not as the contents name them: ${differ.slice(0, 3).join('; ')}`);
+    } else if (contents.length) {
+      pass(`browser: chapter names (${contents.length}, ${numbered.length ? 'all' : 'none'} numbered, the same in the contents, on their pages and in the whole book)`);
+    }
+  }
   if (new Set(chapterCount).size > 1) {
     fail('browser: table of contents', `pages list different numbers of chapters: ${chapterCount.join(' ')}`);
   }
@@ -1042,6 +1235,72 @@ async function main() {
       else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined`);
     });
 
+    // The colours' switch: dark chosen on a light system, the page dark
+    // (text at full contrast, a chart turned over) and dark again from the
+    // first frame of the next page opened (the body is made with the root
+    // already dark, no flash of light); then as the system has them, light
+    // again; and light chosen on a dark system. The choice is kept in
+    // localStorage, which file:// pages share.
+    tail.push(async () => {
+      const name = 'browser: the colours\' switch';
+      const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts) || pages.find(isChapter);
+      if (!file) return;
+      const why = [];
+      const state = (x) => x.evaluate(([sw, chartSel]) => {
+        const bg = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+        const chart = document.querySelector(`img${chartSel}`);
+        return {
+          dark: bg[0] + bg[1] + bg[2] < 3 * 128,
+          shown: !!document.querySelector(sw) && !document.querySelector(sw).hidden,
+          chart: chart ? getComputedStyle(chart).filter !== 'none' : null,
+        };
+      }, [sel.themeSwitch, sel.chart]);
+      const pages2 = [];
+      try {
+        const { page, problems } = await open(desktop, file);
+        pages2.push(page);
+        let st = await state(page);
+        if (!st.shown) why.push('no switch shown');
+        if (st.dark) why.push('dark before any choice on a light system');
+        await page.selectOption(`${sel.themeSwitch} select`, 'dark');
+        st = await state(page);
+        if (!st.dark) why.push('not dark once dark was chosen');
+        if (st.chart === false) why.push('its chart not turned over in the dark');
+        await checkContrast(page, file, 'dark, chosen');
+        // The next page, dark from its first frame.
+        const next = await desktop.newPage();
+        pages2.push(next);
+        await next.addInitScript(() => {
+          new MutationObserver((_, o) => {
+            if (document.body) {
+              window.themeAtBody = document.documentElement.getAttribute('data-theme');
+              o.disconnect();
+            }
+          }).observe(document, { childList: true, subtree: true });
+        });
+        await next.goto(pathToFileURL(path.join(htmlDir, file)).href, { waitUntil: 'load', timeout: kLoadTimeout });
+        const atBody = await next.evaluate(() => window.themeAtBody);
+        if (atBody !== 'dark') why.push(`the next page's body made with the root's theme ${atBody}, not dark`);
+        if (!(await state(next)).dark) why.push('the next page not dark');
+        await next.selectOption(`${sel.themeSwitch} select`, '');
+        if ((await state(next)).dark) why.push('still dark once the system\'s (light) was chosen');
+        const kept = await next.evaluate(() => Object.keys(localStorage).filter((k) => /theme/.test(k)));
+        if (kept.length) why.push(`${kept.join(', ')} left in localStorage once the system's was chosen`);
+        // Light chosen on a dark system.
+        const d = await open(dark, file);
+        pages2.push(d.page);
+        if (!(await state(d.page)).dark) why.push('not dark on a dark system');
+        await d.page.selectOption(`${sel.themeSwitch} select`, 'light');
+        if ((await state(d.page)).dark) why.push('dark on a dark system once light was chosen');
+        for (const p of [...problems, ...d.problems]) why.push(p);
+      } catch (e) {
+        why.push(String(e.message || e).split('\n')[0]);
+      }
+      for (const p of pages2) await p.close();
+      if (why.length) fail(name, `${file}: ${why.join('; ')}`);
+      else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system`);
+    });
+
     // The previous and next chapter above the text as well as below it, the
     // front page's next the first chapter, and the arrow keys to go there
     // (not from a text field).
@@ -1096,8 +1355,26 @@ async function main() {
       const { page, problems } = await open(desktop, 'index.html');
       const name = 'browser: search finds a chunk';
       try {
+        // The first search builds the index: until its results, the
+        // status says what is happening, from the frame after the typing.
+        await page.evaluate(([status, results]) => {
+          window.seenStatus = [];
+          const st = document.querySelector(status), list = document.querySelector(results);
+          new MutationObserver(() => {
+            if (!list.children.length) window.seenStatus.push(st.textContent);
+          }).observe(st, { childList: true, characterData: true, subtree: true });
+        }, [sel.searchStatus, sel.searchResults]);
         await page.fill(searchBox, 'blelloch sweeps');
+        const early = await page.evaluate(([status, form]) => new Promise((ok) => requestAnimationFrame(() => ok({
+          text: document.querySelector(status).textContent, busy: document.querySelector(form).getAttribute('aria-busy'),
+        }))), [sel.searchStatus, sel.search]);
         await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
+        const said = await page.evaluate(() => window.seenStatus.filter(Boolean));
+        if (!early.text || early.busy !== 'true') {
+          fail('browser: the first search says it is loading', `a frame after the typing the status said "${early.text}", aria-busy ${early.busy}`);
+        } else {
+          pass(`browser: the first search says it is loading ("${early.text}", aria-busy, until its results; said before them: ${[...new Set(said)].join(' / ')})`);
+        }
         const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
         await shot(page, 'search-desktop.png');
         const first = new URL(results[0]);
@@ -1252,6 +1529,52 @@ async function main() {
       await page.close();
     });
 
+    // A search landing in a long chunk past its fold opens it: a word of
+    // its next-to-last line that no earlier line of the chunk has, searched
+    // from the chunk's place (?q=WORD#CHUNK, as a result opens it), is
+    // marked and in sight.
+    tail.push(async () => {
+      const name = 'browser: a search landing past a chunk\'s fold opens it';
+      const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
+      if (!file) return;
+      const { page, problems } = await open(desktop, file);
+      const why = [];
+      let at = null;
+      try {
+        at = await page.evaluate(() => {
+          for (const c of document.querySelectorAll('div[data-folded]')) {
+            const lines = [...c.querySelectorAll(':scope > div.sourceCode pre code > span')].map((l) => l.textContent);
+            const words = (t) => t.match(/[A-Za-z][A-Za-z0-9_]{3,}/g) || [];
+            const before = new Set(lines.slice(0, -2).flatMap(words));
+            const w = words(lines[lines.length - 2]).find((x) => !before.has(x));
+            if (w) return { id: c.id, word: w };
+          }
+          return null;
+        });
+        if (!at) throw new Error('no folded chunk with a word of its own past the fold');
+        await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}?q=${encodeURIComponent(at.word)}#${at.id}`,
+          { waitUntil: 'load', timeout: kLoadTimeout });
+        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
+        await page.waitForTimeout(200);
+        const r = await page.evaluate(([id, hit]) => {
+          const c = document.getElementById(id);
+          const m = c.querySelector(hit);
+          const box = c.querySelector(':scope > div.sourceCode');
+          const rect = m && m.getBoundingClientRect();
+          const top = rect && document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+          return { folded: c.hasAttribute('data-folded') || box.scrollHeight > box.clientHeight + 1, seen: !!top && m.contains(top) };
+        }, [at.id, sel.searchHit]);
+        if (r.folded) why.push('the chunk stayed folded');
+        if (!r.seen) why.push('the mark is not in sight');
+        if (problems.length) why.push(problems[0]);
+      } catch (e) {
+        why.push(String(e.message || e).split('\n')[0]);
+      }
+      await page.close();
+      if (why.length) fail(name, `${file}${at ? `?q=${at.word}#${at.id}` : ''}: ${why.join('; ')}`);
+      else pass(`${name}: ${file}?q=${at.word}#${at.id}, the chunk open and the mark in sight`);
+    });
+
     // The page a result opens marks the words searched, in both themes at
     // full contrast, and the one at the result's place is in view.
     for (const [ctx, kind] of [[desktop, 'light'], [dark, 'dark'], [phone, 'phone']]) tail.push(async () => {
@@ -1264,7 +1587,7 @@ async function main() {
         const href = r.hrefs[pick];
         await Promise.all([page.waitForURL((u) => u.href === href, { timeout: kLoadTimeout }),
           page.locator(resultLinks).nth(pick).click()]);
-        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: 5000 });
+        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
         await page.waitForTimeout(200);
         const seen = await page.evaluate(([hit, topBar]) => {
           const marks = [...document.querySelectorAll(`main ${hit}`)];

@@ -6,7 +6,9 @@
 # script error, a request that leaves the machine, a broken link or anchor,
 # a chunk reference that does not land on its chunk, a width greater than
 # the window, a box that scrolls sideways without showing it (a shade at
-# the edge, a scrollbar), text under 4.5:1 contrast in either theme (on
+# the edge, a scrollbar), a chart away from the prose that argues from it
+# or a section quoting many values with neither a table nor a chart (on a
+# chapter's page), text under 4.5:1 contrast in either theme (on
 # book.html, in its chapters' headings and its first chapter: the rest is
 # each chapter's own page, checked as that page, in the same styles), or a
 # numbered list that starts past 1; the chapters, on CUDA code left

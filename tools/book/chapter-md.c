@@ -1,7 +1,7 @@
 /* chapter-md: turn one chapter's noweb pipeline into Pandoc Markdown.
  *
- * Usage: nwpipe.sh chapters/x.nw | chapter-md [-V VALUES] [-c CODE] REFS CHUNKS
- *            REGISTRY META... > x.md
+ * Usage: nwpipe.sh chapters/x.nw | chapter-md [-V VALUES] [-c CODE]
+ *            [-g CHARTS/PROG/GPU.md]... REFS CHUNKS REGISTRY META... > x.md
  *
  * Documentation chunks pass through as Markdown; [[quoted code]] becomes
  * inline code. Quoted code that is nothing but a chunk reference,
@@ -26,6 +26,12 @@
  * recorded on some GPU (the claims tool checks that it holds). A quote
  * whose values are not recorded, or on more than one GPU where it names
  * none, is an error with file and line.
+ * A chart is shown where the prose argues from it: [[!chart PROG]], on a
+ * line of its own, places the figure of each chart drawn from PROG's
+ * transcripts (chart figure wrote it, escaped, to CHARTS/PROG/GPU.md; -g
+ * names each of the chapter's charts). Every chart -g names must be placed
+ * once, and the directive must name a program whose chart is drawn: either
+ * mistake is an error at the chapter's line, saying what to write.
  * Each code chunk becomes a fenced div whose id is the chunk's anchor (the
  * snippet label itself for a label, "label-2" for its second piece), with a
  * header in the noweb manner: the name, = or +=, links to the previous and
@@ -109,8 +115,79 @@ struct weave {
     int has_values;
     struct nw_buf numbers;     /* the entries of "Where the numbers come from" */
     unsigned nvalues, nclaims; /* their quotes and claims, numbered */
+    const char **charts;       /* -g: the chapter's charts' figures */
+    int *placed;               /* each's line of [[!chart PROG]], or 0 */
+    size_t ncharts;
     int errors;
 };
+
+static const char kChart[] = "!chart ";
+
+/* The program whose chart .../PROG/GPU.md is: its folder's name, length
+ * *len. */
+static const char *chart_prog(const char *path, size_t *len) {
+    const char *end = strrchr(path, '/');
+    const char *start = end;
+    while (start != NULL && start > path && start[-1] != '/') {
+        --start;
+    }
+    *len = start == NULL ? 0 : (size_t)(end - start);
+    return start;
+}
+
+/* [[!chart PROG]] at line: the figure of each of PROG's charts, as a block
+ * of its own. */
+static void weave_chart(FILE *out, struct weave *w, const char *text,
+                        long line) {
+    const char *prog = text + strlen(kChart);
+    size_t shown = 0;
+    for (size_t i = 0; i < w->ncharts; ++i) {
+        size_t len;
+        const char *p = chart_prog(w->charts[i], &len);
+        if (p == NULL || len != strlen(prog) || strncmp(p, prog, len) != 0) {
+            continue;
+        }
+        ++shown;
+        if (w->placed[i] != 0) {
+            nw_error(w->doc->file, line,
+                     "[[%s]]: the chart is placed already, at line %d; a "
+                     "chart is shown once, where the prose argues from it",
+                     text, w->placed[i]);
+            ++w->errors;
+            continue;
+        }
+        w->placed[i] = (int)line;
+        char *md = nw_slurp_text(w->charts[i]);
+        if (md == NULL) {
+            ++w->errors;
+            continue;
+        }
+        fprintf(out, "\n\n%s\n", md);
+        free(md);
+    }
+    if (shown == 0) {
+        nw_error(w->doc->file, line,
+                 "[[%s]] names no program of this chapter with a chart drawn "
+                 "(evidence/PROG.chart and a recorded transcript)",
+                 text);
+        ++w->errors;
+    }
+}
+
+/* An error for each chart that no [[!chart PROG]] placed. */
+static void charts_placed(struct weave *w) {
+    for (size_t i = 0; i < w->ncharts; ++i) {
+        if (w->placed[i] == 0) {
+            size_t len;
+            const char *p = chart_prog(w->charts[i], &len);
+            nw_error(w->doc->file, 1,
+                     "the chart %s is shown nowhere: write [[!chart %.*s]] "
+                     "on a line of its own where the prose argues from it",
+                     w->charts[i], (int)len, p);
+            ++w->errors;
+        }
+    }
+}
 
 /* The link for a cited name, or NULL. Writes the href into out. */
 static int cite_href(const struct weave *w, const char *name, char *out,
@@ -392,6 +469,8 @@ static void weave_docs(FILE *page, struct weave *w, const struct nw_chunk *c) {
                     weave_cite(out, w, &c->items[use]);
                 } else if (nw_is_quote(text)) {
                     weave_quoted(out, w, text, it->line);
+                } else if (strncmp(text, kChart, strlen(kChart)) == 0) {
+                    weave_chart(out, w, text, it->line);
                 } else {
                     weave_quote(out, c, j + 1, end);
                 }
@@ -712,9 +791,14 @@ static int read_labels(struct weave *w, int argc, char **argv) {
 
 int main(int argc, char **argv) {
     const char *values = NULL, *code = NULL;
+    struct weave w;
+    memset(&w, 0, sizeof w);
+    w.charts = nw_xrealloc(NULL, (size_t)argc * sizeof *w.charts);
     for (;;) {
         if (argc > 2 && strcmp(argv[1], "-V") == 0) {
             values = argv[2];
+        } else if (argc > 2 && strcmp(argv[1], "-g") == 0) {
+            w.charts[w.ncharts++] = argv[2];
         } else if (argc > 2 && strcmp(argv[1], "-c") == 0) {
             code = argv[2];
         } else {
@@ -726,20 +810,24 @@ int main(int argc, char **argv) {
     if (argc < 4) {
         fprintf(stderr,
                 "usage: markup CHAPTER.nw | chapter-md [-V VALUES] [-c CODE] "
-                "REFS CHUNKS REGISTRY META... > CHAPTER.md\n");
+                "[-g CHART.md]... REFS CHUNKS REGISTRY META... > CHAPTER.md\n");
+        free(w.charts);
         return 2;
     }
-    struct weave w;
-    memset(&w, 0, sizeof w);
+    w.placed = nw_xcalloc(w.ncharts + 1, sizeof *w.placed);
     w.has_values = values != NULL;
     if (values != NULL &&
         nw_values_read_dir(&w.values, values, NULL, 0) != 0) {
         nw_values_free(&w.values);
+        free(w.charts);
+        free(w.placed);
         return 1;
     }
     struct nw_doc doc;
     if (nw_load(stdin, &doc) != 0) {
         nw_values_free(&w.values);
+        free(w.charts);
+        free(w.placed);
         return 1;
     }
     w.doc = &doc;
@@ -770,6 +858,7 @@ int main(int argc, char **argv) {
         putchar('\n');
     }
     if (status == 0) {
+        charts_placed(&w);
         weave_retired(stdout, &w);
         status = w.errors != 0;
     }
@@ -783,6 +872,8 @@ int main(int argc, char **argv) {
     nw_labels_free(&w.registry);
     nw_values_free(&w.values);
     free(w.numbers.s);
+    free(w.charts);
+    free(w.placed);
     nw_xref_free(&w.xref);
     free(chapter);
     nw_free(&doc);

@@ -755,7 +755,8 @@ static void caption(const struct spec *sp, const struct recording *t,
             ref = sp->rows[r].label;
         }
     }
-    snprintf(out, size, "%s%s%s. Drawn from the transcript below, each bar "
+    snprintf(out, size, "%s%s%s. Drawn from its transcript, shown in full under "
+             "Building and running, each bar "
              "one recorded value%s%s.", sp->title, t->gpu[0] ? ", " : "",
              t->gpu, ref ? "; the grey bar and the dashed line are the "
                            "reference, " : "", ref ? ref : "");

@@ -253,6 +253,14 @@ static void docs_text(const struct nw_chunk *c, struct nw_buf *out,
                     j = end;
                     break;
                 }
+                /* A chart the page places, [[!chart PROG]]: the page's
+                 * figure of recorded values, which the notebook, made to
+                 * record its own, leaves out. */
+                if (strncmp(text, "!chart ", 7) == 0) {
+                    free(text);
+                    j = end;
+                    break;
+                }
                 free(text);
                 struct nw_buf q = {NULL, 0, 0};
                 nw_buf_puts(&q, "");

@@ -1,7 +1,7 @@
 /* run-md: the section of a chapter's page that shows how its programs are
  * built and what they printed.
  *
- * Usage: run-md [-c CHARTS] [-k CODE] [-f FRESH] PROG 'COMPILE LINE' [TRANSCRIPT...] --
+ * Usage: run-md [-k CODE] [-f FRESH] PROG 'COMPILE LINE' [TRANSCRIPT...] --
  *             [-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]...
  *             [-p PROG_ncu [TRANSCRIPT...] --] [PROG ...] > run.md
  *
@@ -16,9 +16,8 @@
  * escaped, by pandoc as code or (a transcript, whose every line has an id)
  * by nw_put_html; nothing from a transcript reaches the page as markup.
  *
- * With -c, a transcript evidence/PROG/GPU.txt whose chart chart has drawn
- * is shown after its chart: the figure CHARTS/PROG/GPU.md, Markdown that
- * chart wrote and escaped, is copied in before the transcript.
+ * A transcript's chart is not shown here: the chapter places it where its
+ * prose argues from it (chapter-md, [[!chart PROG]]).
  *
  * With -k, each compile line's block goes to CODE, after a line
  * <!--NWRUN0001-->, and the page has that line in its place: highlighted
@@ -44,28 +43,6 @@
 
 /* Not NW_MD_MARKS: this set leaves ' and " to pandoc's smart quotes. */
 static const char kMdMarks[] = "\\`*_{}[]()#+-.!<>|$&";
-
-/* CHARTS/PROG/GPU.md for the transcript .../PROG/GPU.txt, if it exists. */
-static char *chart_for(const char *charts, const char *transcript) {
-    const char *base = strrchr(transcript, '/');
-    if (charts == NULL || base == NULL || base == transcript) {
-        return NULL;
-    }
-    const char *dir = base - 1;
-    while (dir > transcript && dir[-1] != '/') {
-        --dir;
-    }
-    size_t stem = strlen(dir);
-    if (stem < 4 || strcmp(dir + stem - 4, ".txt") != 0) {
-        return NULL;
-    }
-    size_t size = strlen(charts) + stem + 2;
-    char *path = nw_xrealloc(NULL, size);
-    snprintf(path, size, "%s/%.*s.md", charts, (int)(stem - 4), dir);
-    char *md = nw_slurp_text(path);
-    free(path);
-    return md;
-}
 
 /* "Recorded on GPU (compute capability X, N SMs; ...) on DATE at commit
  * C": each header value after the words before it. */
@@ -211,9 +188,9 @@ static void put_transcript(const char *path, const char *text, size_t offset) {
     putchar('\n');
 }
 
-/* One transcript, after its chart where it has one. Returns 0, or 1 where
+/* One transcript. Returns 0, or 1 where
  * it is not a transcript (said on stderr). */
-static int show_transcript(const char *path, const char *charts) {
+static int show_transcript(const char *path) {
     char *text = nw_slurp_text(path);
     if (text == NULL) {
         nw_error(path, 0, "cannot read the transcript, or it is not text");
@@ -230,11 +207,6 @@ static int show_transcript(const char *path, const char *charts) {
         return 1;
     }
     recorded_on(t, path);
-    char *chart = chart_for(charts, path);
-    if (chart != NULL) {
-        fputs(chart, stdout);
-        free(chart);
-    }
     put_transcript(path, text, transcript_offset(t));
     putchar('\n');
     transcript_free(t);
@@ -244,11 +216,11 @@ static int show_transcript(const char *path, const char *charts) {
 
 /* The transcripts argv[*i].. up to "--", and the "--"; shown says how
  * many were. Returns 0, or 1 where one could not be shown. */
-static int show_transcripts(int argc, char **argv, int *i, const char *charts,
+static int show_transcripts(int argc, char **argv, int *i,
                             int *shown) {
     int status = 0;
     for (*shown = 0; *i < argc && strcmp(argv[*i], "--") != 0; ++*i) {
-        if (show_transcript(argv[*i], charts) != 0) {
+        if (show_transcript(argv[*i]) != 0) {
             status = 1;
         } else {
             ++*shown;
@@ -263,7 +235,7 @@ static int show_transcripts(int argc, char **argv, int *i, const char *charts,
 /* A run of the program above: its command line as the heading, then its
  * transcripts, from argv[*i], the "-r". The run's name is code, as the
  * file that declares it and the command that records it. */
-static int show_run(int argc, char **argv, int *i, const char *charts) {
+static int show_run(int argc, char **argv, int *i) {
     const char *run = argv[*i + 1];
     size_t size = strlen(run) + 32;
     char *text = nw_xrealloc(NULL, size);
@@ -275,7 +247,7 @@ static int show_run(int argc, char **argv, int *i, const char *charts) {
     nw_put_md_code(stdout, text);
     printf(" gives them.\n\n");
     *i += 3;
-    int status = show_transcripts(argc, argv, i, charts, &shown);
+    int status = show_transcripts(argc, argv, i, &shown);
     if (shown == 0) {
         printf("No transcript is recorded for this run yet; ");
         snprintf(text, size, "make record PROG=%s", run);
@@ -289,7 +261,7 @@ static int show_run(int argc, char **argv, int *i, const char *charts) {
 /* The profile of the program above, from argv[*i], the "-p": what it
  * counts and how it is recorded, then its transcripts. Its name is
  * PROG_ncu, the program's with _ncu. */
-static int show_profile(int argc, char **argv, int *i, const char *charts) {
+static int show_profile(int argc, char **argv, int *i) {
     const char *profile = argv[*i + 1];
     size_t len = strlen(profile);
     if (len <= 4 || strcmp(profile + len - 4, "_ncu") != 0) {
@@ -306,7 +278,7 @@ static int show_profile(int argc, char **argv, int *i, const char *charts) {
     nw_put_md_code(stdout, text);
     printf(" records them on a GPU.\n\n");
     *i += 2;
-    int status = show_transcripts(argc, argv, i, charts, &shown);
+    int status = show_transcripts(argc, argv, i, &shown);
     if (shown == 0) {
         printf("No profile is recorded yet.\n\n");
     }
@@ -323,7 +295,7 @@ struct code_out {
     unsigned n;
 };
 
-static int show_program(int argc, char **argv, int *i, const char *charts,
+static int show_program(int argc, char **argv, int *i,
                         struct code_out *code) {
     const char *prog = argv[*i];
     const char *line = argv[*i + 1];
@@ -342,7 +314,7 @@ static int show_program(int argc, char **argv, int *i, const char *charts,
     }
     putchar('\n');
     *i += 2;
-    int status = show_transcripts(argc, argv, i, charts, &shown);
+    int status = show_transcripts(argc, argv, i, &shown);
     if (shown == 0) {
         printf("No transcript is recorded for this program yet; "
                "`make record` on a GPU makes one.\n\n");
@@ -351,10 +323,10 @@ static int show_program(int argc, char **argv, int *i, const char *charts,
         if (*i + 2 >= argc) {
             return -1;
         }
-        status |= show_run(argc, argv, i, charts);
+        status |= show_run(argc, argv, i);
     }
     if (*i < argc && strcmp(argv[*i], "-p") == 0) {
-        int st = *i + 1 < argc ? show_profile(argc, argv, i, charts) : -1;
+        int st = *i + 1 < argc ? show_profile(argc, argv, i) : -1;
         if (st < 0) {
             return -1;
         }
@@ -367,11 +339,9 @@ int main(int argc, char **argv) {
     int status = 0;
     printf("## Building and running {#sec-running}\n\n");
     int i = 1;
-    const char *charts = NULL, *code_path = NULL;
+    const char *code_path = NULL;
     for (; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "-c") == 0) {
-            charts = argv[i + 1];
-        } else if (strcmp(argv[i], "-k") == 0) {
+        if (strcmp(argv[i], "-k") == 0) {
             code_path = argv[i + 1];
         } else if (strcmp(argv[i], "-f") == 0) {
             fresh_dir = argv[i + 1];
@@ -389,10 +359,10 @@ int main(int argc, char **argv) {
     }
     while (i < argc) {
         int st = i + 1 < argc && strcmp(argv[i], "-r") != 0
-                     ? show_program(argc, argv, &i, charts, &code)
+                     ? show_program(argc, argv, &i, &code)
                      : -1;
         if (st < 0) {
-            fprintf(stderr, "usage: %s [-c CHARTS] [-k CODE] [-f FRESH] "
+            fprintf(stderr, "usage: %s [-k CODE] [-f FRESH] "
                             "PROG 'COMPILE LINE' [TRANSCRIPT...] -- "
                             "[-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]... "
                             "[-p PROG_ncu [TRANSCRIPT...] --] ...\n", argv[0]);

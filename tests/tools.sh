@@ -477,6 +477,19 @@ for t in "<p>\n<a href=\"x\"|2: a <a> tag is never closed with '>'" \
     fi
 done
 
+# search-index reads maths as its TeX, and the TeX as text, as a result's
+# excerpt shows it: a command as what it prints, no braces.
+printf '<html><head></head><body><main id="text"><h1 id="m">M</h1><p>Bank %s, %s.</p></main></body></html>\n' \
+    '<math><semantics><mrow><mi>w</mi><mo>mod</mo><mn>32</mn></mrow><annotation encoding="application/x-tex">w \bmod 32</annotation></semantics></math>' \
+    '<math><semantics><mi>x</mi><annotation encoding="application/x-tex">x_{n-1} + 2^{28} \cdot k\varepsilon_{i} = O(\text{nnz})</annotation></semantics></math>' \
+    >"$gen/maths.html"
+"$asan/search-index" "$gen/maths.html" >"$gen/maths.js" 2>"$gen/err"
+if grep -qF '"b": "Bank w mod 32 , x_(n-1) + 2^28 \u00b7 k\u03b5_i = O(nnz) ."' "$gen/maths.js"; then
+    pass "search-index reads the TeX of maths as text: w mod 32, not w \\bmod 32"
+else
+    fail "search-index reads the TeX of maths as text: w mod 32, not w \\bmod 32" \
+        "$(head -2 "$gen/err" | tr '\n' ' ') $(grep -o '"b": [^}]*' "$gen/maths.js" | tr '\n' ' ')"
+fi
 # nwsplit.awk gives noweb's nt, for each root, only the chunks the root
 # reaches: what nt writes from it must be what it writes from the whole
 # pipeline, byte for byte, #line directives included, on the chapters that

@@ -27,7 +27,9 @@
  * headers and footers and the permalinks are left out. Maths is indexed
  * once, as its TeX source (MathML's annotation, which pandoc writes after
  * the rendered form): the rendered elements' text runs together ("n log2 n"
- * as "nlog2n") and is left out.
+ * as "nlog2n") and is left out. The TeX is read as text, as a result's
+ * excerpt shows it: "w \bmod 32" as "w mod 32", "x_{n-1} \cdot 2^{28}" as
+ * "x_(n-1) · 2^28".
  *
  * A page whose head says <meta name="robots" content="noindex"> is left
  * out whole: the whole book's page, book.html, holds every chapter's text
@@ -81,6 +83,106 @@ static void b_chars(struct nw_buf *b, const char *s, size_t n) {
             i = upto + 1;
         }
     }
+}
+
+/* Where text is within maths: outside it, in its rendered form (not
+ * indexed), or in its TeX annotation (indexed, set off by blanks). */
+enum math { NOT_MATH, MATH_RENDERED, MATH_TEX };
+
+/* The text a TeX command prints, for those the book's maths holds that
+ * print a symbol, another word or nothing but their argument (\text{nnz}
+ * as nnz); NULL for any other, which prints its name (\log as log). */
+static const char *tex_word(const char *name, size_t n) {
+    static const struct {
+        const char *tex, *text;
+    } kWords[] = {
+        {"bmod", "mod"},          {"times", "\xc3\x97"},
+        {"cdot", "\xc2\xb7"},     {"ldots", "\xe2\x80\xa6"},
+        {"dots", "\xe2\x80\xa6"}, {"cdots", "\xe2\x80\xa6"},
+        {"sum", "\xe2\x88\x91"},  {"alpha", "\xce\xb1"},
+        {"beta", "\xce\xb2"},     {"varepsilon", "\xce\xb5"},
+        {"epsilon", "\xce\xb5"},  {"lfloor", "\xe2\x8c\x8a"},
+        {"rfloor", "\xe2\x8c\x8b"}, {"lceil", "\xe2\x8c\x88"},
+        {"rceil", "\xe2\x8c\x89"}, {"le", "\xe2\x89\xa4"},
+        {"leq", "\xe2\x89\xa4"},  {"ge", "\xe2\x89\xa5"},
+        {"geq", "\xe2\x89\xa5"},  {"ne", "\xe2\x89\xa0"},
+        {"neq", "\xe2\x89\xa0"},  {"approx", "\xe2\x89\x88"},
+        {"to", "\xe2\x86\x92"},   {"infty", "\xe2\x88\x9e"},
+        {"pm", "\xc2\xb1"},         {"sqrt", "\xe2\x88\x9a"},
+        {"text", ""},             {"mathrm", ""},
+        {"operatorname", ""},     {"left", ""},
+        {"right", ""}};
+    for (size_t i = 0; i < sizeof kWords / sizeof kWords[0]; ++i) {
+        if (strlen(kWords[i].tex) == n && memcmp(kWords[i].tex, name, n) == 0) {
+            return kWords[i].text;
+        }
+    }
+    return NULL;
+}
+
+/* Is c an ASCII letter? */
+static int tex_letter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The TeX s[0..n), entities decoded, as text into b: a command as what it
+ * prints, braces dropped, and a sub- or superscript of more than one term
+ * in parentheses ("x_{n-1}" as "x_(n-1)", "2^{28}" as "2^28"). */
+static void tex_text(struct nw_buf *b, const char *s, size_t n) {
+    const char *p = s, *end = s + n;
+    while (p < end) {
+        if (*p == '\\' && p + 1 < end && tex_letter(p[1])) {
+            const char *q = p + 1;
+            while (q < end && tex_letter(*q)) {
+                ++q;
+            }
+            const char *w = tex_word(p + 1, (size_t)(q - p - 1));
+            b_text(b, w ? w : p + 1, w ? strlen(w) : (size_t)(q - p - 1));
+            p = q;
+        } else if (*p == '\\' && p + 1 < end) { /* \, \; \: \  a space */
+            b_text(b, strchr(",;: ", p[1]) ? " " : p + 1, p[1] != '!');
+            p += 2;
+        } else if ((*p == '^' || *p == '_') && p + 1 < end && p[1] == '{') {
+            const char *q = p + 2; /* to the group's '}' */
+            int depth = 1;
+            for (; q < end; ++q) {
+                depth += (*q == '{') - (*q == '}');
+                if (depth == 0) {
+                    break;
+                }
+            }
+            size_t len = (size_t)(q - p - 2);
+            int terms = 0; /* a term after the first: an operator past it */
+            for (size_t i = 1; i < len; ++i) {
+                terms |= strchr(" +-,", p[2 + i]) != NULL;
+            }
+            b_text(b, p, 1);
+            b_text(b, "(", (size_t)terms);
+            tex_text(b, p + 2, len);
+            b_text(b, ")", (size_t)terms);
+            p = q < end ? q + 1 : end;
+        } else {
+            if (*p != '{' && *p != '}') {
+                b_text(b, p, 1);
+            }
+            ++p;
+        }
+    }
+}
+
+/* Text s[0..n) of a page into b, where m says it is: character data, or
+ * within maths TeX read as text. */
+static void b_page_text(struct nw_buf *b, enum math m, const char *s,
+                        size_t n) {
+    if (m != MATH_TEX) {
+        b_chars(b, s, n);
+        return;
+    }
+    struct nw_buf tex = {NULL, 0, 0};
+    nw_buf_add(&tex, "", 0);
+    b_chars(&tex, s, n);
+    tex_text(b, tex.s, tex.n);
+    free(tex.s);
 }
 
 /* A document of the index. */
@@ -152,9 +254,6 @@ static char *trimmed(const struct nw_buf *b) {
     return t;
 }
 
-/* Where text is within maths: outside it, in its rendered form (not
- * indexed), or in its TeX annotation (indexed, set off by blanks). */
-enum math { NOT_MATH, MATH_RENDERED, MATH_TEX };
 
 /* The state after the tag t, from state m; *blank is set where the TeX
  * begins or ends, and wants a blank there. */
@@ -195,7 +294,7 @@ static int element_text(struct nw_html *h, int level, char **out) {
         }
         stop |= permalink(&t);
         if (t.kind == NW_HTML_TEXT && !stop && m != MATH_RENDERED) {
-            b_chars(&b, t.s, t.len);
+            b_page_text(&b, m, t.s, t.len);
         } else if (t.kind == NW_HTML_START || t.kind == NW_HTML_END) {
             int blank = 0;
             m = math_tag(m, &t, &blank);
@@ -374,7 +473,7 @@ static int scan_main(struct scan *sc, struct nw_html *h) {
         }
         if (t.kind == NW_HTML_TEXT && sc->skip_depth == 0 &&
             sc->math != MATH_RENDERED) {
-            b_chars(body(sc), t.s, t.len);
+            b_page_text(body(sc), sc->math, t.s, t.len);
         } else if ((t.kind == NW_HTML_START || t.kind == NW_HTML_END) &&
                    tag(sc, h, &t) < 0) {
             return 1;

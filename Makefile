@@ -88,7 +88,7 @@ SHELL := tools/build-lock
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
            $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.run.code.md $(B)/md/%.code.html $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
-           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md $(B)/fresh/%.txt
+           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md $(B)/fresh/%.txt $(B)/fresh/%.asked
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .SECONDEXPANSION:
@@ -1016,12 +1016,14 @@ sanitize: programs $(TCHECK)
 # Whether each transcript of PROG measured today's code: progcheck.sh
 # fresh's lines, for the page (run-md -f). Never fails: make check does.
 # Asked again after every tangle, it changes only with its verdict, so
-# that a prose edit weaves no other chapter's page again.
-$(B)/fresh/%.txt: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
-                  $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
-	$(Q)$(TRAP)mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
-	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $@.tmp && \
-	  $(call update,$@)
+# that a prose edit weaves no other chapter's page again; PROG.asked says
+# when it was last asked, so that the make after asks nothing.
+$(B)/fresh/%.txt: $(B)/fresh/%.asked ;
+$(B)/fresh/%.asked: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
+                    $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
+	$(Q)trap 'rm -f $(@:.asked=.txt).tmp' EXIT; mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
+	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $(@:.asked=.txt).tmp && \
+	  $(call update,$(@:.asked=.txt)) && touch $@
 
 # Every program's compile line, "PROG: LINE", as a record writes it (a
 # run's and a profile's are their program's), for the tests that hold the

@@ -46,7 +46,9 @@
 #   build/meta/NAME.nwpipe + tools/book/notebook-setup.py --notebook-md | pandoc-->
 #                    build/notebooks/NAME.ipynb        (a cell per chunk)
 # Evidence: tools/evidence/progcheck.sh runs build/bin/PROG; tcheck holds its
-#   output to evidence/PROG.expect and evidence/PROG/GPU.txt. A run,
+#   output to evidence/PROG.expect and evidence/PROG/GPU.txt. tcheck's parts
+#   (tools/evidence/tcheck/) --amalgamate.sh--> build/tools/tcheck.c, the one
+#   file the notebooks and the GPU bundle carry. A run,
 #   evidence/RUN.run, is a program with arguments (build/bin/RUN), and a
 #   profile, evidence/PROG.ncu, one under Nsight Compute (build/bin/PROG_ncu):
 #   each one more program to the evidence.
@@ -87,7 +89,7 @@ SHELL := tools/build-lock
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
            $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.run.code.md $(B)/md/%.code.html $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
-           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md $(B)/fresh/%.txt
+           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md $(B)/fresh/%.txt $(B)/fresh/%.asked
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .SECONDEXPANSION:
@@ -333,18 +335,32 @@ $(B)/tools/lib/%.o: tools/lib/%.c $(LIB_HDR) | $(B)/tools/lib
 	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib -c -o $@.tmp $< && mv -f $@.tmp $@
 $(B)/tools/libbook.a: $(LIB_OBJ)
 	$(Q)$(TRAP)rm -f $@.tmp && ar rcs $@.tmp $^ && mv -f $@.tmp $@
-# tcheck's reader of transcripts (transcript.h), for the tools that read them.
-$(B)/tools/transcript.o: tools/evidence/tcheck.c tools/evidence/transcript.h | $(B)/tools
+# tcheck is in parts, one a job (tools/evidence/tcheck/, tcheck.h), each
+# compiled once; main.c runs the commands. The parts but main.c are also
+# the book's reader of transcripts (transcript.h): $(B)/tools/libtcheck.a.
+TCHECK_DIR := tools/evidence/tcheck
+TCHECK_PARTS := text pattern diff transcript report check compare lint lint-tree record values fingerprint
+TCHECK_HDR := $(wildcard $(TCHECK_DIR)/*.h)
+$(B)/tools/libtcheck/%.o: $(TCHECK_DIR)/%.c $(TCHECK_HDR) $(LIB_HDR) | $(B)/tools/libtcheck
 	$(call say,CC,$@)
-	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -DTCHECK_NO_MAIN -c -o $@.tmp $< && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib -c -o $@.tmp $< && mv -f $@.tmp $@
+$(B)/tools/libtcheck.a: $(TCHECK_PARTS:%=$(B)/tools/libtcheck/%.o)
+	$(Q)$(TRAP)rm -f $@.tmp && ar rcs $@.tmp $^ && mv -f $@.tmp $@
 $(B)/tools/%: tools/book/%.c $(B)/tools/libbook.a $(LIB_HDR) | $(B)/tools
 	$(call say,CC,$@)
-	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib $(if $(TRANSCRIPTS),-Itools/evidence) -o $@.tmp $< \
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -Itools/lib $(if $(TRANSCRIPTS),-I$(TCHECK_DIR)) -o $@.tmp $< \
 	  $(TRANSCRIPTS) $(B)/tools/libbook.a && mv -f $@.tmp $@
 # run-md and chart read transcripts with tcheck's reader (transcript.h),
 # and snippets takes a label's fingerprint as tcheck takes a program's.
-$(run-md) $(chart) $(snippets): TRANSCRIPTS = $(B)/tools/transcript.o
-$(run-md) $(chart) $(snippets): $(B)/tools/transcript.o
+$(run-md) $(chart) $(snippets): TRANSCRIPTS = $(B)/tools/libtcheck.a
+$(run-md) $(chart) $(snippets): $(B)/tools/libtcheck.a
+# The GPU bundle and the notebooks carry tcheck as one file that compiles
+# alone, made from its parts, main.c first (it says what tcheck does), and
+# the library sources they use (amalgamate.sh).
+$(B)/tools/tcheck.c: tools/evidence/amalgamate.sh $(TCHECK_DIR)/main.c $(TCHECK_PARTS:%=$(TCHECK_DIR)/%.c) \
+                     $(TCHECK_HDR) $(LIB_SRC) $(LIB_HDR) | $(B)/tools
+	$(Q)$(TRAP)sh tools/evidence/amalgamate.sh -I tools/lib $(TCHECK_DIR)/main.c \
+	  $(TCHECK_PARTS:%=$(TCHECK_DIR)/%.c) > $@.tmp && mv -f $@.tmp $@
 
 $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb
@@ -856,12 +872,12 @@ NB_SETUP := tools/book/notebook-setup.py
 NB_CLAIMS := tools/book/claims.c tools/lib/quote.c tools/lib/util.c \
              tools/lib/quote.h tools/lib/util.h tools/lib/noweb.h
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/md/%.runs $(VALUES_LIST) $(notebook-md) tools/compile.mk \
-                 $(NB_SETUP) $(NB_CLAIMS) $(META) $(REGISTRY) $(wildcard tools/evidence/tcheck.c) \
+                 $(NB_SETUP) $(NB_CLAIMS) $(META) $(REGISTRY) $(B)/tools/tcheck.c \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p.run) $$(call transcripts,$$p)) \
                  $$(QUOTED) $(BASE_FILE) | $(B)/stamp/names $(B)/md
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values -s $(NB_SETUP) -l $(REGISTRY) $(addprefix -m ,$(META)) \
 	  $(if $(BASE),-b '$(BASE)/') \
-	  $(if $(wildcard tools/evidence/tcheck.c),-t tools/evidence/tcheck.c) \
+	  -t $(B)/tools/tcheck.c \
 	  -L $(B)/meta/$*.lines $(addprefix -c ,$(NB_CLAIMS)) $< \
 	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
 	    $(wildcard evidence/$(p).expect) $(call transcripts,$(p)) -- \
@@ -917,9 +933,9 @@ PROGCHECK = TOOLS=$(B)/tools BIN=$(B)/bin EVIDENCE=evidence SRC=$(B)/src NVCC='$
   $(foreach p,$(RUNS),COMPILE_LINE_$(call env-name,$(p))='$(call compile-line,$(call run-prog,$(p)))') \
   sh tools/evidence/progcheck.sh
 
-$(TCHECK): tools/evidence/tcheck.c | $(B)/tools
+$(TCHECK): $(B)/tools/libtcheck/main.o $(B)/tools/libtcheck.a $(B)/tools/libbook.a
 	$(call say,CC,$@)
-	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -o $@.tmp $< && mv -f $@.tmp $@
+	$(Q)$(TRAP)$(CC) $(TOOL_CFLAGS) -o $@.tmp $^ && mv -f $@.tmp $@
 $(GPUINFO): tools/evidence/gpuinfo.c | $(B)/tools
 	$(call say,NVCC,$@)
 	$(Q)$(TRAP)$(NVCC) -o $@.tmp $< && mv -f $@.tmp $@
@@ -987,12 +1003,14 @@ sanitize: programs $(TCHECK)
 # Whether each transcript of PROG measured today's code: progcheck.sh
 # fresh's lines, for the page (run-md -f). Never fails: make check does.
 # Asked again after every tangle, it changes only with its verdict, so
-# that a prose edit weaves no other chapter's page again.
-$(B)/fresh/%.txt: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
-                  $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
-	$(Q)$(TRAP)mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
-	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $@.tmp && \
-	  $(call update,$@)
+# that a prose edit weaves no other chapter's page again; PROG.asked says
+# when it was last asked, so that the make after asks nothing.
+$(B)/fresh/%.txt: $(B)/fresh/%.asked ;
+$(B)/fresh/%.asked: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
+                    $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
+	$(Q)trap 'rm -f $(@:.asked=.txt).tmp' EXIT; mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
+	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $(@:.asked=.txt).tmp && \
+	  $(call update,$(@:.asked=.txt)) && touch $@
 
 # Every program's compile line, "PROG: LINE", as a record writes it (a
 # run's and a profile's are their program's), for the tests that hold the
@@ -1010,7 +1028,7 @@ $(B)/compile-lines: FORCE | $(B)/stamp
 # plain Makefile. Unpack it and run make check, make record, make sanitize.
 
 DIST := $(B)/dist/book-gpu
-BUNDLED_TOOLS := tools/evidence/tcheck.c tools/evidence/gpuinfo.c tools/evidence/progcheck.sh \
+BUNDLED_TOOLS := $(B)/tools/tcheck.c tools/evidence/gpuinfo.c tools/evidence/progcheck.sh \
                  tools/evidence/sanitize.sh tools/evidence/ncu-run.sh
 # Always written anew: the bundle names the book's commit, which a record
 # there stamps into every transcript, and that changes with no file here.
@@ -1054,7 +1072,7 @@ CHECKED_COMPILED = $(foreach c,$(CHECKED),$(PROGS.$(c)))
 CHECKED_PROGRAMS = $(filter $(CHECKED_COMPILED) $(CHECKED_COMPILED:%=%_ncu) $(call runs-of,$(CHECKED_COMPILED)),$(PROGRAMS))
 check: private SHELL := /bin/bash
 check:
-	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(claims) $(if $(HAVE_NVCC),$(GPUINFO)) \
+	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(B)/tools/tcheck.c $(claims) $(if $(HAVE_NVCC),$(GPUINFO)) \
 	  $(B)/compile-lines
 	+$(Q)$(MAKE) --no-print-directory --output-sync=target -f tests/check.mk \
 	  B=$(B) NVCC='$(HAVE_NVCC)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' BASE_URL='$(BASE)' \
@@ -1064,7 +1082,7 @@ check:
 clean:
 	rm -rf $(B)
 
-$(B)/tools $(B)/tools/lib $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
+$(B)/tools $(B)/tools/lib $(B)/tools/libtcheck $(B)/stamp $(B)/meta $(B)/src $(B)/lsrc $(B)/bin $(B)/md \
 $(B)/html $(B)/html/src $(B)/deps $(B)/fit $(B)/notebooks $(B)/html/notebooks \
 $(B)/fig $(B)/html/fig:
 	$(Q)mkdir -p $@

@@ -189,6 +189,17 @@ if [ -n "$(command -v "${NVCC-nvcc}")" ]; then
     else
         fail "a prose edit makes no label's slide fragment again" "$fragments fragments; made again: $(echo $redone | sed "s|$book/||g")"
     fi
+    # ... and the make after it runs no recipe but the compile lines' (it
+    # runs always, and rewrites nothing where they are as they were), as
+    # make --trace names each target whose recipe it runs.
+    mk CHAPTERS="$all zz" --trace >"$tmp/out" 2>&1
+    again=$(grep 'update target' "$tmp/out" | grep -v -e "target 'all' due to: txn" -e "target 'build/compile-lines' due to: FORCE")
+    if [ -z "$again" ] && grep -q "target 'build/compile-lines'" "$tmp/out"; then
+        pass "the make after a prose edit runs no recipe but the compile lines'"
+    else
+        fail "the make after a prose edit runs no recipe but the compile lines'" \
+            "$(echo "${again:-make --trace named no target at all}" | head -n 2 | tr '\n' ' ')"
+    fi
 else
     skip "a header edit compiles its program again" "no nvcc"
     skip "a prose edit compiles nothing" "no nvcc"

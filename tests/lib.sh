@@ -33,9 +33,10 @@ fixture_book() {
 # sanitized DIR TOOL...: each book tool, tools/book/TOOL.c (or a test's
 # program, TOOL given as its path, PATH/TOOL.c), built with
 # AddressSanitizer and UndefinedBehaviorSanitizer as DIR/TOOL, against the
-# library compiled once into DIR/lib (and tcheck's transcript reader, for a
-# tool that reads transcripts). Prints "FAIL build TOOL ..." for one that
-# does not build, and returns 1 then.
+# library compiled once into DIR/lib (and tcheck's parts but its main, the
+# reader of transcripts, into DIR/tcheck, for a tool that reads
+# transcripts). Prints "FAIL build TOOL ..." for one that does not build,
+# and returns 1 then.
 SANITIZE=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
           -fno-omit-frame-pointer -fno-sanitize-recover=all)
 sanitized() {
@@ -48,16 +49,18 @@ sanitized() {
         "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -c -o "$t" "$src" 2>"$t.log" ||
             { fail "build tools/lib with ASan and UBSan" "$(head -1 "$t.log")"; rm -f "$t"; return 1; }
     done
-    if [ ! -f "$dir/transcript.o" ]; then
-        "${CC:-cc}" "${SANITIZE[@]}" -DTCHECK_NO_MAIN -c -o "$dir/transcript.o" \
-            tools/evidence/tcheck.c 2>"$dir/transcript.log" ||
-            { fail "build tcheck's reader with ASan and UBSan" "$(head -1 "$dir/transcript.log")"; return 1; }
-    fi
+    mkdir -p "$dir/tcheck"
+    for src in tools/evidence/tcheck/*.c; do
+        t=$dir/tcheck/$(basename "$src" .c).o
+        [ "$src" = tools/evidence/tcheck/main.c ] || [ -f "$t" ] && continue
+        "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -c -o "$t" "$src" 2>"$t.log" ||
+            { fail "build tcheck's reader with ASan and UBSan" "$(head -1 "$t.log")"; rm -f "$t"; return 1; }
+    done
     for t in "$@"; do
         local reader=() c=tools/book/$t.c
         case $t in *.c) c=$t t=$(basename "$t" .c) ;; esac
         grep -q '^#include "transcript.h"' "$c" &&
-            reader=(-Itools/evidence "$dir/transcript.o")
+            reader=(-Itools/evidence/tcheck "$dir"/tcheck/*.o)
         if ! "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -o "$dir/$t" "$c" \
                 "${reader[@]}" "$dir"/lib/*.o 2>"$dir/$t.log"; then
             fail "build $t with ASan and UBSan" "$(head -1 "$dir/$t.log")"

@@ -85,6 +85,9 @@ done
 for f in Makefile compile.mk programs.mk tools/tcheck.c tools/progcheck.sh tools/ncu-run.sh; do
     [ -f "$bundle/$f" ] || missing="$missing $f"
 done
+# Its checker is tcheck's one file as the build makes it of the parts.
+[ ! -f "$bundle/tools/tcheck.c" ] || cmp -s "$B/tools/tcheck.c" "$bundle/tools/tcheck.c" ||
+    missing="$missing tools/tcheck.c as $B/tools/tcheck.c is"
 if [ -n "$missing" ]; then
     fail "bundle holds the programs, evidence and checker" "missing:$missing"
 else

@@ -151,7 +151,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         done <"$meta"
         # With its claims held to the reader's runs, where it makes some.
         if "$asan/notebook-md" -V "$B/values" -s tools/book/notebook-setup.py "${labels[@]}" \
-               -t tools/evidence/tcheck.c -L "$B/meta/$ch.lines" -c tools/book/claims.c \
+               -t "$B/tools/tcheck.c" -L "$B/meta/$ch.lines" -c tools/book/claims.c \
                -c tools/lib/quote.c -c tools/lib/util.c "$gen/$ch.nwpipe" "${args[@]}" \
                >"$gen/nb.md" 2>"$gen/err" &&
            { ! grep -q '^claim	' "$B/meta/$ch.lines" || grep -q '\./claims/claims yours ' "$gen/nb.md"; }; then
@@ -238,7 +238,7 @@ mkdir -p "$gen/runs-values/runs" "$gen/runs-values/runs_twice"
 "$MARKUP" tests/fixtures/runs.nw >"$gen/runs.nwpipe"
 printf 'copies\t1\tx\n' >"$gen/runs-values/runs/alpha-gpu.tsv"
 printf 'copies\t2\tx\n' >"$gen/runs-values/runs_twice/alpha-gpu.tsv"
-if "$asan/notebook-md" -V "$gen/runs-values" -s tools/book/notebook-setup.py -t tools/evidence/tcheck.c "$gen/runs.nwpipe" \
+if "$asan/notebook-md" -V "$gen/runs-values" -s tools/book/notebook-setup.py -t "$B/tools/tcheck.c" "$gen/runs.nwpipe" \
        runs 'nvcc -o runs runs.cu' "$fx/runs.expect" "$fx/runs/alpha-gpu.txt" -- \
        -r runs_twice '--twice' "$fx/runs_twice.expect" "$fx/runs_twice/alpha-gpu.txt" -- \
        >"$gen/runs.nb.md" 2>"$gen/err" &&

@@ -1,11 +1,13 @@
 /* libFuzzer target: tcheck's readers, the expectation (holes, patterns)
  * and the transcript (header, separator, output), and the matching and
  * alignment built on them. An input is an expectation, a NUL byte and a
- * transcript; each goes through the same commands make check uses. */
-#define TCHECK_NO_MAIN
-#include "../../tools/evidence/tcheck.c"
+ * transcript; each goes through the same commands make check uses. Built
+ * with tcheck's parts but main.c (tcheck.h declares the commands). */
+#include "tcheck.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -53,4 +53,9 @@ for e in evidence/*.expect tests/tcheck/fixtures/*.expect; do
         { cat "$e"; printf '\0'; cat "$t"; } >"$out/tcheck.seeds/$p-$(basename "$t")"
     done
 done
-build tcheck tests/fuzz/fuzz_tcheck.c && run tcheck
+parts=()
+for src in tools/evidence/tcheck/*.c; do
+    [ "$src" = tools/evidence/tcheck/main.c ] || parts+=("$src")
+done
+build tcheck -Itools/evidence/tcheck -Itools/lib tests/fuzz/fuzz_tcheck.c "${parts[@]}" tools/lib/util.c &&
+    run tcheck

@@ -1,7 +1,10 @@
 #!/bin/sh
-# The transcript check's tests: tools/evidence/tcheck.c built with AddressSanitizer
-# and UndefinedBehaviorSanitizer, driven directly and through
-# tools/evidence/progcheck.sh and tools/evidence/bundle.mk.
+# The transcript check's tests: tcheck as the GPU bundle and the notebooks
+# carry it, the one file the build makes of its parts ($B/tools/tcheck.c,
+# from tools/evidence/tcheck/), built with AddressSanitizer and
+# UndefinedBehaviorSanitizer, driven directly and through
+# tools/evidence/progcheck.sh and tools/evidence/bundle.mk; and the making
+# of that file (tools/evidence/amalgamate.sh).
 #
 # usage: sh tests/tcheck/run.sh
 #
@@ -33,17 +36,28 @@ export UBSAN_OPTIONS="log_path=$san/ubsan:halt_on_error=1:print_stacktrace=1"
 
 CC=${CC:-cc}
 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer"
+# The one file of tcheck, as make builds it (make check does first).
+made=${B:-build}/tools/tcheck.c
+case $made in /*) ;; *) made=$root/$made ;; esac
+if [ ! -f "$made" ]; then
+    echo "FAIL build: no $made; make builds it"
+    exit 1
+fi
+# It compiles alone, where no header of the book can be found: in a
+# folder of its own, with no -I.
+mkdir -p "$work/alone"
+cp "$made" "$work/alone/tcheck.c"
 # shellcheck disable=SC2086 # SANITIZE is a list of flags
-if ! $CC -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 $SANITIZE \
-    -o "$work/tools/tcheck" "$root/tools/evidence/tcheck.c"; then
-    echo "FAIL build: tools/evidence/tcheck.c does not build with $CC and the sanitizers"
+if ! (cd "$work/alone" && $CC -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 $SANITIZE \
+    -o "$work/tools/tcheck" tcheck.c); then
+    echo "FAIL build: $made does not build alone with $CC and the sanitizers"
     exit 1
 fi
 TC=$work/tools/tcheck
 # A plain build, where memory safety is not the subject: the book's own
 # pairs, and the memory limits (AddressSanitizer alone reserves more).
-if ! $CC -std=c11 -O2 -o "$work/tcheck-plain" "$root/tools/evidence/tcheck.c"; then
-    echo "FAIL build: tools/evidence/tcheck.c does not build with $CC -O2"
+if ! (cd "$work/alone" && $CC -std=c11 -O2 -o "$work/tcheck-plain" tcheck.c); then
+    echo "FAIL build: $made does not build alone with $CC -O2"
     exit 1
 fi
 TP=$work/tcheck-plain
@@ -1075,7 +1089,7 @@ if command -v make >/dev/null 2>&1; then
     mkdir -p "$bd/src" "$bd/tools" "$bd/evidence/demo"
     cp "$root/tools/evidence/bundle.mk" "$bd/Makefile"
     cp "$root/tools/compile.mk" "$bd/compile.mk"
-    cp "$root/tools/evidence/tcheck.c" "$root/tools/evidence/gpuinfo.c" "$root/tools/evidence/progcheck.sh" "$bd/tools/"
+    cp "$made" "$root/tools/evidence/gpuinfo.c" "$root/tools/evidence/progcheck.sh" "$bd/tools/"
     printf 'PROGRAMS := demo skipper\nCOMMIT := 0123abc\n' >"$bd/programs.mk"
     printf '#!/bin/sh\ncat <<"END"\n%s\nEND\n' "$(cat "$fixtures/demo.out")" >"$bd/src/demo.cu"
     printf '#!/bin/sh\necho "GPU: Fixture GPU X1"\necho "needs 16 GiB of device memory" >&2\nexit 77\n' >"$bd/src/skipper.cu"
@@ -1335,8 +1349,37 @@ run "$TC" lint "$fp/ev/prog.expect" "$fp/ev/prog/fixture-gpu.txt"
 [ "$rc" -eq 1 ] && grep -q "unknown header line" "$work/o" && rc=0 || rc=1
 result fresh/a-line-after-the-fingerprint-fails-lint "$rc" "$(tr '\n' '|' <"$work/o")"
 
+# ---------------------------------------------------------------------
+# amalgamate.sh, which makes that one file, on a small fixture: each quoted
+# #include in place once, found beside its file or in a -I folder, whose
+# header brings its source after the files; a missing one said in a line.
+
+AM="$root/tools/evidence/amalgamate.sh"
+am=$work/am
+mkdir -p "$am/src" "$am/lib"
+printf '#ifndef TWICE_H\n#define TWICE_H\nstatic int twice(int x) { return 2 * x; }\n#endif\n' >"$am/src/twice.h"
+printf '#include "twice.h"\n#include "lib.h"\nint half(int x);\n' >"$am/src/part.h"
+printf '#include "part.h"\n#include <stdio.h>\nint main(void) { printf("%%d\\n", twice(half(21))); return 0; }\n' >"$am/src/main.c"
+printf '#include "part.h"\n#include "twice.h"\nint half(int x) { return lib_one() * x / twice(1); }\n' >"$am/src/half.c"
+printf 'int lib_one(void);\n' >"$am/lib/lib.h"
+printf '#include "lib.h"\nint lib_one(void) { return 1; }\n' >"$am/lib/lib.c"
+rc=0
+(cd "$am" && sh "$AM" -I lib src/main.c src/half.c >all.c 2>err && mkdir alone && mv all.c alone/ &&
+    cd alone && $CC -std=c11 -Wall -Wextra -Werror -pedantic -o all all.c && [ "$(./all)" = 20 ]) || rc=1
+[ "$rc" -eq 0 ] && [ "$(grep -c 'define TWICE_H' "$am/alone/all.c")" -eq 1 ] &&
+    [ "$(grep -c '^int lib_one(void) {' "$am/alone/all.c")" -eq 1 ] &&
+    [ "$(grep -n '^/\* --- ' "$am/alone/all.c" | tail -n 1 | cut -d' ' -f3)" = lib/lib.c ] || rc=1
+result amalgamate/each-include-once-and-the-library-source "$rc" "$(head -c 300 "$am/err")"
+printf '/* a part */\n#include <stdio.h>\n#include "gone.h"\n' >"$am/src/bad.c"
+run sh "$AM" -I "$am/lib" "$am/src/main.c" "$am/src/bad.c"
+got=$rc
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$work/e")" -eq 1 ] &&
+    grep -qx "$am/src/bad.c:3: cannot find \"gone.h\": it is not beside $am/src/bad.c, nor in $am/lib" "$work/e" &&
+    rc=0 || rc=1
+result amalgamate/a-missing-include-in-one-line "$rc" "exit $got: $(head -c 300 "$work/e")"
+
 if command -v shellcheck >/dev/null 2>&1; then
-    run shellcheck -s sh "$PC" "$0"
+    run shellcheck -s sh "$PC" "$AM" "$0"
     result shellcheck "$rc" "$(head -n 5 "$work/o" | tr '\n' ' ')"
 fi
 

@@ -1,10 +1,11 @@
 /* transcript.h: the book's one reader of transcripts, for its tools.
  *
  * A transcript (evidence/PROG/GPU.txt) is "key: value" header lines, the
- * line "--- output ---", then the output verbatim; tools/evidence/tcheck.c
- * writes, reads and checks them, and defines these functions. A tool that
- * includes this header is linked with tcheck.c built with -DTCHECK_NO_MAIN
- * (the Makefile does that for run-md and chart).
+ * line "--- output ---", then the output verbatim; tcheck writes, reads
+ * and checks them, and its parts define these functions (transcript.c,
+ * fingerprint.c). A tool that includes this header is linked with tcheck's
+ * parts but main.c, the archive build/tools/libtcheck.a (the Makefile does
+ * that for run-md, chart and snippets).
  */
 #ifndef TRANSCRIPT_H
 #define TRANSCRIPT_H

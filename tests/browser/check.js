@@ -1481,7 +1481,10 @@ async function main() {
     async function searchAll(page, q) {
       await page.fill(searchBox, '');
       await page.fill(searchBox, q);
-      await page.waitForFunction((st) => document.querySelector(st).textContent !== '', '#search-status', { timeout: kSearchTimeout });
+      // Done when the status says something and the index is not still
+      // loading: the first search's status says "loading" before its results.
+      await page.waitForFunction(() => document.getElementById('search-status').textContent !== ''
+        && !document.getElementById('search').hasAttribute('aria-busy'), null, { timeout: kSearchTimeout });
       const more = page.locator(`${sel.searchResults} ${sel.searchMore}`);
       if (await more.count()) await more.click();
       return page.evaluate(([links, results]) => ({
@@ -1589,6 +1592,7 @@ async function main() {
         if (kind === 'phone') await page.click(`label${sel.navButton}`);
         const r = await searchAll(page, 'sm_75');
         const pick = r.hrefs.findIndex((h) => new URL(h).hash);
+        if (pick < 0) throw new Error(`none of the ${r.hrefs.length} results leads to a place in a page (the status said "${r.status}")`);
         const href = r.hrefs[pick];
         await Promise.all([page.waitForURL((u) => u.href === href, { timeout: kLoadTimeout }),
           page.locator(resultLinks).nth(pick).click()]);

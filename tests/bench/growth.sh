@@ -179,30 +179,33 @@ for n in "$@"; do
     grep '^FAIL' "$tmp/log" | head -5 >&2
     [ -n "$first_n" ] || first_n=$n first_check=$c first_cpu=$v
     # Where make check's time went, group by group (check.sh's lines).
-    groups[$n]=$(sed -n 's/^  (tests\/\([a-z]*\)[./].*: \([0-9]*\) s)$/\1 \2/p' "$tmp/log" | tr '\n' ' ')
+    # Each group as NAME WALL/CPU.
+    groups[$n]=$(sed -n 's/^  (tests\/\([a-z]*\)[./].*: \([0-9]*\) s, \([0-9]*\) CPU-s)$/\1 \2\/\3/p' "$tmp/log" | tr '\n' ' ')
     printf '%-9s %8s %12s %8s %12s %11s %7s   %s, %s, %s  [%s]\n' "$n" "$m s" "$(awk -v a="$m" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
         "$c s" "$(awk -v a="$c" -v n="$n" 'BEGIN { printf "%.1f s", a / n }')" \
         "$(awk -v c="$c" -v m="$m" 'BEGIN { printf "%.2f", c / m }')" "$(growth "$c" "$first_check" "$n" "$first_n")" \
         "$u" "$v" "$(growth "$v" "$first_cpu" "$n" "$first_n")" "$closing"
     rm -rf "$dir"
 done
-# group_seconds GROUP N: the group's seconds in the check of N chapters.
+# group_seconds GROUP N: the group's seconds in the check of N chapters,
+# WALL/CPU.
 group_seconds() {
     awk -v g="$1" '{ for (i = 1; i < NF; i += 2) if ($i == g) print $(i + 1) }' <<<"${groups[$2]}"
 }
 # Each group's seconds at each size, and its growth per added chapter as a
-# share of the whole make check at the first size.
+# share of the whole make check at the first size, in CPU seconds (under
+# -j2 a group's wall seconds depend on which group shares the machine).
 echo
-echo "make check's groups (seconds at each size; growth per added chapter, of check at the first size)"
+echo "make check's groups (wall/CPU seconds at each size; growth per added chapter in CPU seconds, of check's at the first size)"
 for g in $(tr ' ' '\n' <<<"${groups[$1]}" | awk 'NR % 2'); do
     line=$(printf '%-10s' "$g")
     for n in "$@"; do
-        line+=$(printf ' %6s' "$(group_seconds "$g" "$n")")
+        line+=$(printf ' %9s' "$(group_seconds "$g" "$n")")
     done
-    if [ $# -gt 1 ]; then
+    if [ $# -gt 1 ] && [ "$first_cpu" != - ]; then
         a=$(group_seconds "$g" "$1")
         z=$(group_seconds "$g" "${*: -1}")
-        line+=$(awk -v a="${a:-0}" -v z="${z:-0}" -v f="$first_check" -v m="$1" -v n="${*: -1}" \
+        line+=$(awk -v a="${a#*/}" -v z="${z#*/}" -v f="$first_cpu" -v m="$1" -v n="${*: -1}" \
             'BEGIN { printf "   %+.1f%%", 100 * (z - a) / (n - m) / f }')
     fi
     echo "$line"

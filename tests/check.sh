@@ -35,7 +35,10 @@ group)
     # wall seconds, and the CPU seconds of what the group ran and waited
     # for (bash's times: its children's user and system time), which
     # hardly move when the other group shares the machine.
-    cpu=$(times | awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%.0f", t }')
+    # (times in this shell: in a pipe's subshell it would count nothing.)
+    times >"$log.times"
+    cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%.0f", t }' "$log.times")
+    rm -f "$log.times"
     echo "  ($script: $((SECONDS - start)) s, $cpu CPU-s)"
     ;;
 count)

@@ -79,9 +79,11 @@ txn:
 	+@BOOK_TXN=1 exec tools/txn '$(B)' $(MAKE) --no-print-directory $(MAKECMDGOALS)
 else
 
-# Every recipe runs in bash under the build tree's lock (tools/build-lock),
-# so that two makes in one tree take turns; the lock is a file outside it.
-SHELL := tools/build-lock
+# Every recipe runs in bash under the build tree's lock, so that two makes
+# in one tree take turns; the lock is a file outside it. A transaction holds
+# it for all of its make (tools/txn); outside one, each recipe's shell makes
+# sure that its make holds it (tools/build-lock).
+SHELL := $(if $(BOOK_TXN),/bin/bash,tools/build-lock)
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
 # What pattern rules make in build/ is kept (a chart's script, a notebook's

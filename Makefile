@@ -364,6 +364,33 @@ $(B)/tools/tcheck.c: tools/evidence/amalgamate.sh $(TCHECK_DIR)/main.c $(TCHECK_
 	$(Q)$(TRAP)sh tools/evidence/amalgamate.sh -I tools/lib $(TCHECK_DIR)/main.c \
 	  $(TCHECK_PARTS:%=$(TCHECK_DIR)/%.c) > $@.tmp && mv -f $@.tmp $@
 
+# The tools as the tests run them (make check builds them first, make asan
+# alone): each built with AddressSanitizer and UndefinedBehaviorSanitizer
+# as $(B)/asan/TOOL, and the tests' own programs of the library, tests/X.c,
+# as $(B)/asan/tests/X; the library and tcheck's reader compiled once, into
+# archives of their own.
+ASAN_CFLAGS := -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -fsanitize=address,undefined \
+               -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_TOOLS := $(BOOK_TOOLS:%=$(B)/asan/%) $(patsubst %.c,$(B)/asan/%,$(wildcard tests/*.c))
+$(B)/asan/lib/%.o: tools/lib/%.c $(LIB_HDR)
+	$(Q)mkdir -p $(@D) && $(TRAP)$(CC) $(ASAN_CFLAGS) -Itools/lib -c -o $@.tmp $< && mv -f $@.tmp $@
+$(B)/asan/tcheck/%.o: $(TCHECK_DIR)/%.c $(TCHECK_HDR) $(LIB_HDR)
+	$(Q)mkdir -p $(@D) && $(TRAP)$(CC) $(ASAN_CFLAGS) -Itools/lib -c -o $@.tmp $< && mv -f $@.tmp $@
+$(B)/asan/libbook.a: $(LIB_SRC:tools/lib/%.c=$(B)/asan/lib/%.o)
+	$(Q)$(TRAP)rm -f $@.tmp && ar rcs $@.tmp $^ && mv -f $@.tmp $@
+$(B)/asan/libtcheck.a: $(TCHECK_PARTS:%=$(B)/asan/tcheck/%.o)
+	$(Q)$(TRAP)rm -f $@.tmp && ar rcs $@.tmp $^ && mv -f $@.tmp $@
+ASAN_LINK = $(Q)mkdir -p $(@D) && $(TRAP)$(CC) $(ASAN_CFLAGS) -Itools/lib -I$(TCHECK_DIR) -o $@.tmp $< \
+	  $(B)/asan/libtcheck.a $(B)/asan/libbook.a && mv -f $@.tmp $@
+$(B)/asan/tests/%: tests/%.c $(B)/asan/libtcheck.a $(B)/asan/libbook.a $(LIB_HDR) $(TCHECK_HDR)
+	$(call say,ASAN,$@)
+	$(ASAN_LINK)
+$(B)/asan/%: tools/book/%.c $(B)/asan/libtcheck.a $(B)/asan/libbook.a $(LIB_HDR) $(TCHECK_HDR)
+	$(call say,ASAN,$@)
+	$(ASAN_LINK)
+.PHONY: asan
+asan: $(ASAN_TOOLS)
+
 $(NOTANGLE_BIN):
 	$(Q)tools/need $(NOTANGLE) noweb
 $(PANDOC_BIN):
@@ -1075,7 +1102,7 @@ CHECKED_PROGRAMS = $(filter $(CHECKED_COMPILED) $(CHECKED_COMPILED:%=%_ncu) $(ca
 check: private SHELL := /bin/bash
 check:
 	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(B)/tools/tcheck.c $(claims) $(if $(HAVE_NVCC),$(GPUINFO)) \
-	  $(B)/compile-lines
+	  $(B)/compile-lines $(if $(CHAPTER),$(B)/asan/t4-fit,$(ASAN_TOOLS))
 	+$(Q)$(MAKE) --no-print-directory --output-sync=target -f tests/check.mk \
 	  B=$(B) NVCC='$(HAVE_NVCC)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' BASE_URL='$(BASE)' \
 	  PROGRAMS='$(CHECKED_PROGRAMS)' BOOK_PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' RUNS='$(RUNS)' \

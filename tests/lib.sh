@@ -31,43 +31,27 @@ fixture_book() {
 }
 
 # sanitized DIR TOOL...: each book tool, tools/book/TOOL.c (or a test's
-# program, TOOL given as its path, PATH/TOOL.c), built with
-# AddressSanitizer and UndefinedBehaviorSanitizer as DIR/TOOL, against the
-# library compiled once into DIR/lib (and tcheck's parts but its main, the
-# reader of transcripts, into DIR/tcheck, for a tool that reads
-# transcripts). Prints "FAIL build TOOL ..." for one that does not build,
-# and returns 1 then.
-SANITIZE=(-std=c11 -Wall -Wextra -Werror -pedantic -g -O1 "-fsanitize=address,undefined"
-          -fno-omit-frame-pointer -fno-sanitize-recover=all)
+# program of the tools' library, TOOL given as its path, tests/TOOL.c),
+# built with AddressSanitizer and UndefinedBehaviorSanitizer as DIR/TOOL.
+# The Makefile builds them ($B/asan, make asan; make check does before the
+# tests, so that here make finds them up to date and runs nothing), the
+# library compiled once for them all. Prints "FAIL build TOOL ..." for one
+# that does not build, and returns 1 then.
 sanitized() {
-    local dir=$1 src t bad=0
+    local dir=$1 t name targets=()
     shift
-    mkdir -p "$dir/lib"
-    for src in tools/lib/*.c; do
-        t=$dir/lib/$(basename "$src" .c).o
-        [ -f "$t" ] && continue
-        "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -c -o "$t" "$src" 2>"$t.log" ||
-            { fail "build tools/lib with ASan and UBSan" "$(head -1 "$t.log")"; rm -f "$t"; return 1; }
-    done
-    mkdir -p "$dir/tcheck"
-    for src in tools/evidence/tcheck/*.c; do
-        t=$dir/tcheck/$(basename "$src" .c).o
-        [ "$src" = tools/evidence/tcheck/main.c ] || [ -f "$t" ] && continue
-        "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -c -o "$t" "$src" 2>"$t.log" ||
-            { fail "build tcheck's reader with ASan and UBSan" "$(head -1 "$t.log")"; rm -f "$t"; return 1; }
-    done
     for t in "$@"; do
-        local reader=() c=tools/book/$t.c
-        case $t in *.c) c=$t t=$(basename "$t" .c) ;; esac
-        grep -q '^#include "transcript.h"' "$c" &&
-            reader=(-Itools/evidence/tcheck "$dir"/tcheck/*.o)
-        if ! "${CC:-cc}" "${SANITIZE[@]}" -Itools/lib -o "$dir/$t" "$c" \
-                "${reader[@]}" "$dir"/lib/*.o 2>"$dir/$t.log"; then
-            fail "build $t with ASan and UBSan" "$(head -1 "$dir/$t.log")"
-            bad=1
-        fi
+        case $t in *.c) targets+=("${B:-build}/asan/${t%.c}") ;; *) targets+=("${B:-build}/asan/$t") ;; esac
     done
-    return "$bad"
+    mkdir -p "$dir"
+    if ! env -u MAKEFLAGS -u MAKELEVEL make -s B="${B:-build}" "${targets[@]}" >"$dir/asan.log" 2>&1; then
+        fail "build the tools with ASan and UBSan" "$(grep -m 1 -e error -e Error "$dir/asan.log" || head -1 "$dir/asan.log")"
+        return 1
+    fi
+    for t in "${targets[@]}"; do
+        name=$(basename "$t")
+        [ "$t" -ef "$dir/$name" ] || ln -sf "$PWD/$t" "$dir/$name"
+    done
 }
 
 # fixture_book_from DIR FOLDER: fixture_book DIR, then FOLDER's chapters,

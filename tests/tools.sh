@@ -8,8 +8,10 @@ B=${B:-build}
 # A chapter's pipeline as the build makes it: markup and noweb's index
 # filters.
 MARKUP=tools/book/nwpipe.sh
-asan=$B/asan
-rm -rf "$asan" && mkdir -p "$asan"
+# The sanitized tools, linked here from where make builds them (tests/lib.sh).
+asan=$(mktemp -d)
+gen=
+trap 'rm -rf "$asan" ${gen:+"$gen"}' EXIT
 export ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -26,7 +28,6 @@ done
 # markup or from chapter-meta (through nwpipe.sh, which passes markup's
 # failure on as it is). A 10 MB line is made here rather than kept.
 gen=$(mktemp -d)
-trap 'rm -rf "$gen"' EXIT
 { printf '# Long\n\n'; head -c 10485760 /dev/zero | tr '\0' x; printf '\n\n<<u.cu>>=\nint main() { return 0; }\n@\n'; } >"$gen/long-line.nw"
 echo "$gen/long-line.nw:3: a line of 10485760 bytes; the book takes lines of up to 65536 bytes" >"$gen/long-line.msg"
 for nw in tests/bad/*.nw "$gen"/*.nw; do

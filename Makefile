@@ -1031,12 +1031,17 @@ sanitize: programs $(TCHECK)
 
 # Whether each transcript of PROG measured today's code: progcheck.sh
 # fresh's lines, for the page (run-md -f). Never fails: make check does.
-# Asked again after every tangle, it changes only with its verdict, so
-# that a prose edit weaves no other chapter's page again; PROG.asked says
-# when it was last asked, so that the make after asks nothing.
+# Asked again when what it answers from changes: the transcripts, the
+# program's code (its source as tangled and the book's headers, which a
+# fingerprint follows) and its compile line; not on a prose edit. It changes
+# only with its verdict, so that what a verdict is shown on is remade only
+# then; PROG.asked says when it was last asked, so that the make after asks
+# nothing.
+fresh-code = $(B)/src/$(or $(call run-prog,$(1)),$(patsubst %_ncu,%,$(1))).cu \
+             $(filter %.h %.cuh,$(ROOTS:%=$(B)/src/%))
 $(B)/fresh/%.txt: $(B)/fresh/%.asked ;
 $(B)/fresh/%.asked: $$(wildcard evidence/$$*/*.txt evidence/$$*.run evidence/$$(patsubst %_ncu,%,$$*).ncu) \
-                    $(B)/stamp/tangled $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
+                    $$(call fresh-code,$$*) $(B)/compile-lines $(TCHECK) tools/evidence/progcheck.sh
 	$(Q)trap 'rm -f $(@:.asked=.txt).tmp' EXIT; mkdir -p $(@D) && { TOOLS=$(B)/tools EVIDENCE=evidence SRC=$(B)/src \
 	  COMPILE_LINES=$(B)/compile-lines sh tools/evidence/progcheck.sh fresh $* || :; } > $(@:.asked=.txt).tmp && \
 	  $(call update,$(@:.asked=.txt)) && touch $@

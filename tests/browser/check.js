@@ -452,496 +452,545 @@ async function eachPage(list, fn) {
   await Promise.all(Array.from({ length: Math.min(kConcurrency, list.length) }, worker));
 }
 
-async function main() {
-  const sel = readContract(contractFile);
-  fs.mkdirSync(shotDir, { recursive: true });
+// Opens a page, recording every console message, error, failed or
+// outside request; the problems are returned with the page.
+async function open(context, file) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') {
+      problems.push(`console ${m.type()}: ${m.text().slice(0, 200)}`);
+    }
+  });
+  page.on('pageerror', (e) => problems.push(`script error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`failed to load ${r.url()}`));
+  page.on('request', (r) => {
+    if (!/^(file|data|about):/.test(r.url())) {
+      problems.push(`a request to the network: ${r.url()}`);
+    }
+  });
+  await page.goto(pathToFileURL(path.join(htmlDir, file)).href,
+    { waitUntil: 'load', timeout: kLoadTimeout });
+  return { page, problems };
+}
+
+// The book under test, which every check is given: the page contract's
+// selectors (sel), the pages to open, the browser and its windows, and
+// what the survey of each page found, which the checks after it read.
+async function openBook(sel) {
   // PAGES, where set, names the pages to open (make check CHAPTER=x: the
   // chapter's and the pages that hold every chapter); else every page.
   const only = (process.env.PAGES || '').split(/\s+/).filter(Boolean);
   const pages = fs.readdirSync(htmlDir).filter((f) => f.endsWith('.html'))
     .filter((f) => only.length === 0 || only.includes(f)).sort();
-  // A chapter's page has an outline; the whole book's page has one too, and
-  // holds every chapter under a heading of its own.
-  const isChapter = (f) => !!(surveys.get(f) || {}).toc && !(surveys.get(f) || {}).whole;
   const browser = await chromium.launch({
     executablePath: exe,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run',
       '--disable-background-networking', '--disable-component-update',
       '--disable-sync'],
   });
-
-  // Opens a page, recording every console message, error, failed or
-  // outside request; the problems are returned with the page.
-  async function open(context, file) {
-    const page = await context.newPage();
-    const problems = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') {
-        problems.push(`console ${m.type()}: ${m.text().slice(0, 200)}`);
-      }
-    });
-    page.on('pageerror', (e) => problems.push(`script error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`failed to load ${r.url()}`));
-    page.on('request', (r) => {
-      if (!/^(file|data|about):/.test(r.url())) {
-        problems.push(`a request to the network: ${r.url()}`);
-      }
-    });
-    await page.goto(pathToFileURL(path.join(htmlDir, file)).href,
-      { waitUntil: 'load', timeout: kLoadTimeout });
-    return { page, problems };
-  }
-
   const desktop = await browser.newContext({ viewport: kDesktop, colorScheme: 'light' });
   // The copy control's test reads what it copied.
   await desktop.grantPermissions(['clipboard-read', 'clipboard-write']);
   const phone = await browser.newContext({ viewport: kPhone, colorScheme: 'light' });
   const tablet = await browser.newContext({ viewport: kTablet, colorScheme: 'light' });
   const dark = await browser.newContext({ viewport: kDesktop, colorScheme: 'dark' });
-
-  // Each page is opened once, on the desktop, light; narrowed to 390 px;
-  // then wide again and turned dark (the system's colour scheme,
-  // emulated) and printed. Each width and theme gets every check it
-  // allows, what changes the page (following a chunk reference) after the
-  // light checks; the ids of each page are kept for the link check.
-  const idsOf = new Map();
+  const book = {
+    sel, only, pages, browser, desktop, phone, tablet, dark,
+    // What each page's survey found (survey()), the ids of each page, as
+    // the link check wants them, and the number of chapters each lists.
+    surveys: new Map(),
+    idsOf: new Map(),
+    chapterCount: [],
+    // Search, from the box in the navigation, with no server.
+    searchBox: `${sel.search} input[type="search"]`,
+    resultLinks: `${sel.searchResults} li a`,
+  };
+  // A chapter's page has an outline; the whole book's page has one too, and
+  // holds every chapter under a heading of its own.
+  book.isChapter = (f) => !!(book.surveys.get(f) || {}).toc && !(book.surveys.get(f) || {}).whole;
   // The ids of a page: as the browser found them where it opened the page,
   // else (a page PAGES leaves out) as its file writes them.
-  const idsIn = (file) => {
-    if (!idsOf.has(file) && fs.existsSync(path.join(htmlDir, file))) {
+  book.idsIn = (file) => {
+    if (!book.idsOf.has(file) && fs.existsSync(path.join(htmlDir, file))) {
       const html = fs.readFileSync(path.join(htmlDir, file), 'utf8');
-      idsOf.set(file, new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1])));
+      book.idsOf.set(file, new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1])));
     }
-    return idsOf.get(file);
+    return book.idsOf.get(file);
   };
-  const surveys = new Map();
-  const chapterCount = [];
+  return book;
+}
 
-  // Contrast, in either theme: the page's text, code and line numbers
-  // included, at least kMinContrast.
-  async function checkContrast(page, file, theme) {
-    const name = `browser: contrast on ${file} (${theme})`;
-    const c = await page.evaluate(contrast, [kMinContrast, sel.wholeBookChapter]);
-    if (c.low.length) fail(name, `${c.low.length} pairs under ${kMinContrast}:1: ${c.low.slice(0, 4).join('; ')}`);
-    else pass(`${name}: ${c.count} pieces of text, the lowest ${c.lowest.toFixed(2)}:1`);
+// Contrast, in either theme: the page's text, code and line numbers
+// included, at least kMinContrast.
+async function checkContrast(book, page, file, theme) {
+  const { sel } = book;
+  const name = `browser: contrast on ${file} (${theme})`;
+  const c = await page.evaluate(contrast, [kMinContrast, sel.wholeBookChapter]);
+  if (c.low.length) fail(name, `${c.low.length} pairs under ${kMinContrast}:1: ${c.low.slice(0, 4).join('; ')}`);
+  else pass(`${name}: ${c.count} pieces of text, the lowest ${c.lowest.toFixed(2)}:1`);
+}
+
+// CUDA is highlighted as CUDA: its qualifiers, built-in variables,
+// intrinsics and launch brackets each in a colour of their own.
+async function checkCuda(page, file) {
+  const w = await page.evaluate(cudaWords);
+  const name = `browser: CUDA highlighted on ${file}`;
+  if (w.plain.length) fail(name, `not highlighted: ${w.plain.join(' ')}`);
+  else pass(`${name} (${w.found} of its words)`);
+}
+
+// Following a chunk reference scrolls its chunk into view, clear of the
+// bar at the top of a narrow window.
+async function followRef(book, page, file, s, kind) {
+  const { sel } = book;
+  const ref = page.locator(`a${sel.chunkRef}`).nth(Math.floor(s.refs.length / 2));
+  const id = s.refs[Math.floor(s.refs.length / 2)].id;
+  await ref.scrollIntoViewIfNeeded();
+  await ref.click();
+  await page.waitForTimeout(100);
+  const where = await page.evaluate(landing, [id, sel.topBar]);
+  if (where.hash !== id || where.top < where.barH - 1 || where.top > where.h / 2) {
+    fail(`browser: following a chunk reference on ${file} (${kind})`,
+      `#${where.hash}: the chunk's top at ${Math.round(where.top)} px, the bar ${Math.round(where.barH)} px`);
+  } else {
+    pass(`browser: following a chunk reference on ${file} (${kind}) shows the chunk`);
   }
-
-  // CUDA is highlighted as CUDA: its qualifiers, built-in variables,
-  // intrinsics and launch brackets each in a colour of their own.
-  async function checkCuda(page, file) {
-    const w = await page.evaluate(cudaWords);
-    const name = `browser: CUDA highlighted on ${file}`;
-    if (w.plain.length) fail(name, `not highlighted: ${w.plain.join(' ')}`);
-    else pass(`${name} (${w.found} of its words)`);
+  if (kind === 'phone') {
+    await shot(page, `${file.replace(/\.html$/, '')}-phone-chunk.png`);
   }
+}
 
-  // Following a chunk reference scrolls its chunk into view, clear of the
-  // bar at the top of a narrow window.
-  async function followRef(page, file, s, kind) {
-    const ref = page.locator(`a${sel.chunkRef}`).nth(Math.floor(s.refs.length / 2));
-    const id = s.refs[Math.floor(s.refs.length / 2)].id;
-    await ref.scrollIntoViewIfNeeded();
-    await ref.click();
+// A label's copy control: every one on the page shown (search.js shows
+// those whose text the page holds); the middle one clicked copies
+// exactly its file, snippets/LABEL.cu. Returns false where the page has
+// none.
+// The clipboard is the browser's, one for every page: one copy at a time.
+let clipboardFree = Promise.resolve();
+async function withClipboard(fn) {
+  const before = clipboardFree;
+  let done;
+  clipboardFree = new Promise((r) => { done = r; });
+  await before;
+  try { return await fn(); } finally { done(); }
+}
+// Clicks button and returns what it put on the clipboard.
+async function copied(page, button) {
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  let got = '';
+  for (let i = 0; i < 20 && got === ''; i++) {
+    await page.waitForTimeout(50);
+    got = await page.evaluate(() => navigator.clipboard.readText());
+  }
+  return got;
+}
+
+// A code block's copy control copies its code as shown: a chunk's piece
+// (the middle one with a control in its head) and, on the first chapter
+// (the control is the same on every page), the compile line.
+let compileLineCopied = false;
+async function copyCode(book, page, file) {
+  const { sel } = book;
+  const name = `browser: the copy controls on ${file} copy the code`;
+  const why = [];
+  const r = await page.evaluate(([head, box, line]) => ({
+    heads: document.querySelectorAll(head).length,
+    lines: document.querySelectorAll(`pre${line}`).length,
+    boxes: [...document.querySelectorAll(`pre${line}`)].filter((p) => p.closest('div').parentElement.querySelector(`:scope > ${box}`)).length,
+  }), [`${sel.chunkHead} ${sel.copyCode}`, sel.copyCode, sel.compileLine]);
+  if (!r.heads) why.push('no chunk has a copy control');
+  if (r.boxes !== r.lines) why.push(`${r.lines - r.boxes} of ${r.lines} compile lines without a copy control`);
+  const pick = Math.floor(r.heads / 2);
+  const cases = [];
+  if (r.heads) cases.push([page.locator(`${sel.chunkHead} ${sel.copyCode}`).nth(pick), 'a chunk']);
+  if (r.lines && !compileLineCopied) {
+    compileLineCopied = true;
+    cases.push([page.locator(`pre${sel.compileLine}`).first().locator(`xpath=../following-sibling::button`), 'the compile line']);
+  }
+  for (const [button, what] of cases) {
+    const want = await button.evaluate((b, [chunk]) => {
+      const c = b.closest(chunk);
+      return (c ? c.querySelector('pre code') : b.parentElement.querySelector('pre code')).textContent;
+    }, [sel.chunk]);
+    const got = await withClipboard(() => copied(page, button));
+    if (got !== want) why.push(`${what}: ${got.length} characters copied, its code has ${want.length}`);
+  }
+  if (why.length) fail(name, why.join('; '));
+  else pass(`${name} (${r.heads} chunk pieces${cases.length > 1 ? ', the compile line' : ''})`);
+}
+
+async function copySnippet(book, page, file) {
+  const { sel } = book;
+  const name = `browser: a label's copy control on ${file} copies its snippet file`;
+  const buttons = await page.evaluate((b) => [...document.querySelectorAll(`button${b}`)]
+    .map((e) => ({ id: e.dataset.snippet, shown: !e.hidden && e.offsetParent !== null })), sel.copySnippet);
+  if (buttons.length === 0) return false;
+  const unshown = buttons.filter((b) => !b.shown).map((b) => b.id);
+  const middle = Math.floor(buttons.length / 2);
+  const label = buttons[middle].id.replace(/^snippet:/, '');
+  const want = fs.readFileSync(path.join(htmlDir, 'snippets', `${label}.cu`), 'utf8');
+  const got = await withClipboard(() => copied(page, page.locator(`button${sel.copySnippet}`).nth(middle)));
+  if (unshown.length) fail(name, `controls not shown: ${unshown.slice(0, 3).join(', ')}`);
+  else if (got !== want) {
+    const at = [...want].findIndex((c, i) => c !== got[i]);
+    fail(name, `${label}: ${got.length} characters copied, the file has ${want.length}; they part at ${at}`);
+  } else pass(`${name}: ${label}, ${want.length} characters`);
+  return true;
+}
+
+// A quoted number, reached by the keyboard, leads to the line of the
+// transcript it was read from (or to its entry under "Where the numbers
+// come from"), in view below the bar, the line marked; a claim's check
+// mark, to its entry. Returns false where the page quotes nothing.
+async function followQuotes(book, page, file, kind) {
+  const { sel } = book;
+  const targets = await page.evaluate(([quoted, claim]) => {
+    const first = (q) => {
+      const a = document.querySelector(`main a${q}[href^="#"]`);
+      return a ? a.getAttribute('href').slice(1) : null;
+    };
+    return { line: first(`${quoted}[href^="#ev-"]`), entry: first(`${quoted}[href^="#value-"]`), claim: first(claim) };
+  }, [sel.quoted, sel.claim]);
+  let any = false;
+  for (const [what, q, id] of [['a quoted number', sel.quoted, targets.line],
+    ['a number with an entry of its own', sel.quoted, targets.entry], ['a claim', sel.claim, targets.claim]]) {
+    if (!id) continue;
+    any = true;
+    const name = `browser: ${what} on ${file} leads to where it comes from, by the keyboard (${kind})`;
+    await page.focus(`main a${q}[href="#${id}"]`);
+    await page.keyboard.press('Enter');
     await page.waitForTimeout(100);
     const where = await page.evaluate(landing, [id, sel.topBar]);
-    if (where.hash !== id || where.top < where.barH - 1 || where.top > where.h / 2) {
-      fail(`browser: following a chunk reference on ${file} (${kind})`,
-        `#${where.hash}: the chunk's top at ${Math.round(where.top)} px, the bar ${Math.round(where.barH)} px`);
-    } else {
-      pass(`browser: following a chunk reference on ${file} (${kind}) shows the chunk`);
-    }
-    if (kind === 'phone') {
-      await shot(page, `${file.replace(/\.html$/, '')}-phone-chunk.png`);
-    }
-  }
-
-  // A label's copy control: every one on the page shown (search.js shows
-  // those whose text the page holds); the middle one clicked copies
-  // exactly its file, snippets/LABEL.cu. Returns false where the page has
-  // none.
-  // The clipboard is the browser's, one for every page: one copy at a time.
-  let clipboardFree = Promise.resolve();
-  async function withClipboard(fn) {
-    const before = clipboardFree;
-    let done;
-    clipboardFree = new Promise((r) => { done = r; });
-    await before;
-    try { return await fn(); } finally { done(); }
-  }
-  // Clicks button and returns what it put on the clipboard.
-  async function copied(page, button) {
-    await page.evaluate(() => navigator.clipboard.writeText(''));
-    await button.scrollIntoViewIfNeeded();
-    await button.click();
-    let got = '';
-    for (let i = 0; i < 20 && got === ''; i++) {
-      await page.waitForTimeout(50);
-      got = await page.evaluate(() => navigator.clipboard.readText());
-    }
-    return got;
-  }
-
-  // A code block's copy control copies its code as shown: a chunk's piece
-  // (the middle one with a control in its head) and, on the first chapter
-  // (the control is the same on every page), the compile line.
-  let compileLineCopied = false;
-  async function copyCode(page, file) {
-    const name = `browser: the copy controls on ${file} copy the code`;
     const why = [];
-    const r = await page.evaluate(([head, box, line]) => ({
-      heads: document.querySelectorAll(head).length,
-      lines: document.querySelectorAll(`pre${line}`).length,
-      boxes: [...document.querySelectorAll(`pre${line}`)].filter((p) => p.closest('div').parentElement.querySelector(`:scope > ${box}`)).length,
-    }), [`${sel.chunkHead} ${sel.copyCode}`, sel.copyCode, sel.compileLine]);
-    if (!r.heads) why.push('no chunk has a copy control');
-    if (r.boxes !== r.lines) why.push(`${r.lines - r.boxes} of ${r.lines} compile lines without a copy control`);
-    const pick = Math.floor(r.heads / 2);
-    const cases = [];
-    if (r.heads) cases.push([page.locator(`${sel.chunkHead} ${sel.copyCode}`).nth(pick), 'a chunk']);
-    if (r.lines && !compileLineCopied) {
-      compileLineCopied = true;
-      cases.push([page.locator(`pre${sel.compileLine}`).first().locator(`xpath=../following-sibling::button`), 'the compile line']);
-    }
-    for (const [button, what] of cases) {
-      const want = await button.evaluate((b, [chunk]) => {
-        const c = b.closest(chunk);
-        return (c ? c.querySelector('pre code') : b.parentElement.querySelector('pre code')).textContent;
-      }, [sel.chunk]);
-      const got = await withClipboard(() => copied(page, button));
-      if (got !== want) why.push(`${what}: ${got.length} characters copied, its code has ${want.length}`);
-    }
+    if (where.hash !== id) why.push(`Enter went to #${where.hash}, not #${id}`);
+    if (where.top < where.barH - 1 || where.bottom > where.h) why.push(`#${id} at ${Math.round(where.top)} px, out of view`);
+    if (where.inTranscript && !where.line) why.push('the line is not marked');
+    if (!where.inTranscript && !where.entry) why.push(`#${id} is neither a transcript's line nor an entry`);
     if (why.length) fail(name, why.join('; '));
-    else pass(`${name} (${r.heads} chunk pieces${cases.length > 1 ? ', the compile line' : ''})`);
+    else pass(`${name}: #${id}`);
+    await page.goBack();
   }
+  return any;
+}
 
-  async function copySnippet(page, file) {
-    const name = `browser: a label's copy control on ${file} copies its snippet file`;
-    const buttons = await page.evaluate((b) => [...document.querySelectorAll(`button${b}`)]
-      .map((e) => ({ id: e.dataset.snippet, shown: !e.hidden && e.offsetParent !== null })), sel.copySnippet);
-    if (buttons.length === 0) return false;
-    const unshown = buttons.filter((b) => !b.shown).map((b) => b.id);
-    const middle = Math.floor(buttons.length / 2);
-    const label = buttons[middle].id.replace(/^snippet:/, '');
-    const want = fs.readFileSync(path.join(htmlDir, 'snippets', `${label}.cu`), 'utf8');
-    const got = await withClipboard(() => copied(page, page.locator(`button${sel.copySnippet}`).nth(middle)));
-    if (unshown.length) fail(name, `controls not shown: ${unshown.slice(0, 3).join(', ')}`);
-    else if (got !== want) {
-      const at = [...want].findIndex((c, i) => c !== got[i]);
-      fail(name, `${label}: ${got.length} characters copied, the file has ${want.length}; they part at ${at}`);
-    } else pass(`${name}: ${label}, ${want.length} characters`);
-    return true;
+// A folded chunk opens by its button and folds again; a link to one of
+// its lines past the fold opens it with the line in view. The page is
+// left as it was, folded, with no fragment.
+async function openFold(book, page, file) {
+  const { sel } = book;
+  const name = `browser: a long chunk on ${file} opens`;
+  const r = await page.evaluate(async (fold) => {
+    const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+    const c = document.querySelector('div[data-folded]');
+    if (!c) return { id: '-', n: 0, why: ['no chunk folded'] };
+    const box = c.querySelector(':scope > div.sourceCode');
+    const button = c.querySelector(`:scope > button${fold}`);
+    const whole = () => box.scrollHeight <= box.clientHeight + 1;
+    const why = [];
+    button.click();
+    await frame();
+    if (!whole() || button.getAttribute('aria-expanded') !== 'true') why.push('its button did not open it');
+    button.click();
+    await frame();
+    if (whole()) why.push('its button did not fold it again');
+    const lines = box.querySelectorAll('pre code > span[id]');
+    const line = lines[lines.length - 2];
+    location.hash = line.id;
+    await frame();
+    const r = line.getBoundingClientRect();
+    const at = document.elementFromPoint(Math.min(r.left + 40, innerWidth - 1), r.top + r.height / 2);
+    if (!whole()) why.push(`a link to its line ${line.id} left it folded`);
+    else if (!at || !line.contains(at)) why.push(`a link to its line ${line.id} left the line out of view`);
+    button.click();
+    history.replaceState(null, '', location.pathname);
+    return { id: c.id, n: lines.length, why };
+  }, sel.chunkFold);
+  if (r.why.length) fail(name, `#${r.id}: ${r.why.join('; ')}`);
+  else pass(`${name} (#${r.id}, ${r.n} lines): by its button, and by a link to a line past the fold`);
+}
+
+// A chapter in the dark, then in print (s.toc: a page with an outline).
+async function darkAndPrint(book, page, file) {
+  const { sel } = book;
+  const base = file.replace(/\.html$/, '');
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const lum = (bg.match(/\d+/g) || [255, 255, 255]).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 765;
+  await page.evaluate((chunk) => {
+    const c = document.querySelector(`figure, div${chunk}`);
+    if (c) c.scrollIntoView();
+  }, sel.chunk);
+  await shot(page, `${base}-dark.png`);
+  if (lum > 0.3) fail(`browser: ${file} in the dark`, `the page is light (${bg})`);
+  else pass(`browser: ${file} follows a dark system setting`);
+
+  await page.emulateMedia({ media: 'print', colorScheme: 'light' });
+  const printed = await page.evaluate(([navigation, chapter]) => {
+    const hidden = navigation.filter((s) => {
+      const e = document.querySelector(s);
+      return e && getComputedStyle(e).display !== 'none';
+    });
+    const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
+    // On the whole book's page, each chapter starts a new sheet.
+    const unbroken = [...document.querySelectorAll(chapter)].filter((h) =>
+      getComputedStyle(h).breakBefore !== 'page').map((h) => h.id);
+    return { hidden, cut, unbroken };
+  }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter]);
+  await page.evaluate((chunk) => {
+    const c = document.querySelector(`div${chunk}`);
+    if (c) c.scrollIntoView();
+  }, sel.chunk);
+  await shot(page, `${base}-print.png`);
+  if (printed.hidden.length || printed.cut || printed.unbroken.length) {
+    fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
+  } else {
+    pass(`browser: ${file} in print: no navigation, no code cut off`);
   }
-
-  // A quoted number, reached by the keyboard, leads to the line of the
-  // transcript it was read from (or to its entry under "Where the numbers
-  // come from"), in view below the bar, the line marked; a claim's check
-  // mark, to its entry. Returns false where the page quotes nothing.
-  async function followQuotes(page, file, kind) {
-    const targets = await page.evaluate(([quoted, claim]) => {
-      const first = (q) => {
-        const a = document.querySelector(`main a${q}[href^="#"]`);
-        return a ? a.getAttribute('href').slice(1) : null;
-      };
-      return { line: first(`${quoted}[href^="#ev-"]`), entry: first(`${quoted}[href^="#value-"]`), claim: first(claim) };
-    }, [sel.quoted, sel.claim]);
-    let any = false;
-    for (const [what, q, id] of [['a quoted number', sel.quoted, targets.line],
-      ['a number with an entry of its own', sel.quoted, targets.entry], ['a claim', sel.claim, targets.claim]]) {
-      if (!id) continue;
-      any = true;
-      const name = `browser: ${what} on ${file} leads to where it comes from, by the keyboard (${kind})`;
-      await page.focus(`main a${q}[href="#${id}"]`);
-      await page.keyboard.press('Enter');
-      await page.waitForTimeout(100);
-      const where = await page.evaluate(landing, [id, sel.topBar]);
-      const why = [];
-      if (where.hash !== id) why.push(`Enter went to #${where.hash}, not #${id}`);
-      if (where.top < where.barH - 1 || where.bottom > where.h) why.push(`#${id} at ${Math.round(where.top)} px, out of view`);
-      if (where.inTranscript && !where.line) why.push('the line is not marked');
-      if (!where.inTranscript && !where.entry) why.push(`#${id} is neither a transcript's line nor an entry`);
-      if (why.length) fail(name, why.join('; '));
-      else pass(`${name}: #${id}`);
-      await page.goBack();
-    }
-    return any;
+  // The page printed, to look at (BROWSER_PDF=1); it asserts nothing.
+  if (process.env.BROWSER_PDF) {
+    await page.pdf({ path: path.join(shotDir, `${base}.pdf`), format: 'A4', printBackground: true });
   }
+}
 
-  // A folded chunk opens by its button and folds again; a link to one of
-  // its lines past the fold opens it with the line in view. The page is
-  // left as it was, folded, with no fragment.
-  async function openFold(page, file) {
-    const name = `browser: a long chunk on ${file} opens`;
-    const r = await page.evaluate(async (fold) => {
-      const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-      const c = document.querySelector('div[data-folded]');
-      if (!c) return { id: '-', n: 0, why: ['no chunk folded'] };
-      const box = c.querySelector(':scope > div.sourceCode');
-      const button = c.querySelector(`:scope > button${fold}`);
-      const whole = () => box.scrollHeight <= box.clientHeight + 1;
-      const why = [];
-      button.click();
-      await frame();
-      if (!whole() || button.getAttribute('aria-expanded') !== 'true') why.push('its button did not open it');
-      button.click();
-      await frame();
-      if (whole()) why.push('its button did not fold it again');
-      const lines = box.querySelectorAll('pre code > span[id]');
-      const line = lines[lines.length - 2];
-      location.hash = line.id;
-      await frame();
-      const r = line.getBoundingClientRect();
-      const at = document.elementFromPoint(Math.min(r.left + 40, innerWidth - 1), r.top + r.height / 2);
-      if (!whole()) why.push(`a link to its line ${line.id} left it folded`);
-      else if (!at || !line.contains(at)) why.push(`a link to its line ${line.id} left the line out of view`);
-      button.click();
-      history.replaceState(null, '', location.pathname);
-      return { id: c.id, n: lines.length, why };
-    }, sel.chunkFold);
-    if (r.why.length) fail(name, `#${r.id}: ${r.why.join('; ')}`);
-    else pass(`${name} (#${r.id}, ${r.n} lines): by its button, and by a link to a line past the fold`);
-  }
+// Each page is opened once, on the desktop, light; narrowed to 390 px;
+// then wide again and turned dark (the system's colour scheme,
+// emulated) and printed. Each width and theme gets every check it
+// allows, what changes the page (following a chunk reference) after the
+// light checks; the ids of each page are kept for the link check.
+async function checkPage(book, file) {
+  reportPage(book, file, await seePage(book, file));
+}
 
-  // A chapter in the dark, then in print (s.toc: a page with an outline).
-  async function darkAndPrint(page, file) {
-    const base = file.replace(/\.html$/, '');
-    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const lum = (bg.match(/\d+/g) || [255, 255, 255]).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 765;
-    await page.evaluate((chunk) => {
-      const c = document.querySelector(`figure, div${chunk}`);
-      if (c) c.scrollIntoView();
-    }, sel.chunk);
-    await shot(page, `${base}-dark.png`);
-    if (lum > 0.3) fail(`browser: ${file} in the dark`, `the page is light (${bg})`);
-    else pass(`browser: ${file} follows a dark system setting`);
-
-    await page.emulateMedia({ media: 'print', colorScheme: 'light' });
-    const printed = await page.evaluate(([navigation, chapter]) => {
-      const hidden = navigation.filter((s) => {
-        const e = document.querySelector(s);
-        return e && getComputedStyle(e).display !== 'none';
-      });
-      const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
-      // On the whole book's page, each chapter starts a new sheet.
-      const unbroken = [...document.querySelectorAll(chapter)].filter((h) =>
-        getComputedStyle(h).breakBefore !== 'page').map((h) => h.id);
-      return { hidden, cut, unbroken };
-    }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter]);
-    await page.evaluate((chunk) => {
-      const c = document.querySelector(`div${chunk}`);
-      if (c) c.scrollIntoView();
-    }, sel.chunk);
-    await shot(page, `${base}-print.png`);
-    if (printed.hidden.length || printed.cut || printed.unbroken.length) {
-      fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
-    } else {
-      pass(`browser: ${file} in print: no navigation, no code cut off`);
-    }
-    // The page printed, to look at (BROWSER_PDF=1); it asserts nothing.
-    if (process.env.BROWSER_PDF) {
-      await page.pdf({ path: path.join(shotDir, `${base}.pdf`), format: 'A4', printBackground: true });
-    }
-  }
-
-  await eachPage(pages, async (file) => {
-    const name = `browser: ${file}`;
-    const loads = [], wide = [], shape = [], unshown = [], scrolling = [], charts = [], signs = [], broken = [];
-    const crowded = [], away = [], mathFace = [], mathLoose = [], cutTurns = [], foldsWrong = [];
+// What a page shows, at each width and in the dark: the checks made in
+// the page say so as they go, the findings the rest reads are returned.
+async function seePage(book, file) {
+  const { desktop, surveys } = book;
+  const f = {
+    loads: [], wide: [], shape: [], unshown: [], scrolling: [], charts: [], signs: [], broken: [],
+    crowded: [], away: [], mathFace: [], mathLoose: [], cutTurns: [], foldsWrong: [],
     // The widths the page was seen at, as the pass lines say them.
-    const seen = [];
-    const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
-    let chartCount = 0;
-    try {
-      // One window: the desktop's, then narrowed to the phone's width (a
-      // page's styles and pictures follow the width, and nothing in its
-      // script reads the width when it loads), then wide again and dark.
-      const { page, problems } = await open(desktop, file);
-      for (const kind of ['desktop', 'phone']) {
-        // The whole book's page is its chapters' pages under one outline:
-        // the same elements in the same styles, each checked narrow and
-        // for its CUDA words on its own page. It is held here to what is
-        // its own at the desktop's width, in the dark and in print.
-        if (kind === 'phone' && surveys.get(file).whole) break;
-        seen.push(kind);
-        if (kind === 'phone') {
-          await page.setViewportSize(kPhone);
-          await page.evaluate(() => window.scrollTo(0, 0));
-          // The pictures the narrow width chooses, chosen and loaded (the
-          // browser takes another source after a resize in its own time);
-          // past the wait, the chart check below says which did not.
-          await page.waitForFunction(() => [...document.querySelectorAll('picture')].every((p) => {
-            const img = p.querySelector('img');
-            const src = [...p.querySelectorAll('source')].find((x) => matchMedia(x.media).matches);
-            const want = src ? new URL(src.srcset, document.baseURI).href : img.src;
-            return img.complete && img.currentSrc === want;
-          }), null, { timeout: 5000 }).catch(() => {});
-        }
-        const s = await page.evaluate(survey, sel);
-        for (const p of problems) {
-          if (!loads.includes(p)) loads.push(p);
-        }
-        if (kind === 'desktop') {
-          idsOf.set(file, new Set(s.ids));
-          surveys.set(file, s);
-          chapterCount.push(s.chapters);
-        }
-        if (s.scrollWidth > s.width || s.wide.length) {
-          wide.push(`${kind}: ${s.scrollWidth} px wide: ${s.wide.join(', ')}`);
-        }
-        if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
-        if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
-        for (const c of s.turnsCut) cutTurns.push(`${kind}: ${c}`);
-        for (const c of s.folds.wrong) foldsWrong.push(`${kind}: ${c}`);
-        for (const c of s.maths.face) mathFace.push(`${kind}: ${c}`);
-        for (const c of s.maths.loose) mathLoose.push(`${kind}: ${c}`);
-        for (const c of s.argued.crowded) crowded.push(`${kind}: ${c}`);
-        for (const c of s.argued.away) away.push(`${kind}: ${c}`);
-        if (s.brokenNames.length) broken.push(`${kind}: ${s.brokenNames.slice(0, 3).join(', ')}`);
-        scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
-        const base = file.replace(/\.html$/, '');
-        await shot(page, `${base}-${kind}.png`);
-        // Each chart as the width has it: drawn narrow on the phone, wide
-        // on the desktop (the picture's source, chart.c).
-        const srcs = await page.evaluate((c) =>
-          [...document.querySelectorAll(`main img${c}`)].map((i) => i.currentSrc), sel.chart);
-        for (const src of srcs) {
-          const narrow = /\.narrow\.svg$/.test(src);
-          if (narrow !== (kind === 'phone')) charts.push(`${kind}: ${src.split('/').slice(-2).join('/')}`);
-        }
-        chartCount = srcs.length;
-        // The evidence, to look at: the first chart, in the prose that
-        // argues from it, and the first transcript.
-        const chartFig = `main figure:has(img${sel.chart})`;
-        if (kShots && await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
-          await page.evaluate((f) => document.querySelector(f).scrollIntoView(), chartFig);
-          await shot(page, `${base}-${kind}-chart.png`);
-          await page.evaluate((t) => {
-            const pre = document.querySelector(`main pre${t}`);
-            if (pre) pre.scrollIntoView();
-          }, sel.transcript);
-          await shot(page, `${base}-${kind}-transcript.png`);
-        }
-        if (kind === 'desktop') {
-          await checkContrast(page, file, 'light');
-          if (s.toc && !s.whole) {
-            await checkCuda(page, file);
-            await copyCode(page, file);
-            if (!await copySnippet(page, file) && s.labels) {
-              fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
-            }
-          }
-        }
-        if (kind === 'desktop' && s.folds.long) await openFold(page, file);
-        if (s.toc && !s.whole) await followQuotes(page, file, kind);
-        if (s.refs.length) await followRef(page, file, s, kind);
-      }
-      // The same window wide in the dark, as the system's setting would
-      // have it (the dark window's colour scheme, without loading it
-      // again), then printed.
-      await page.setViewportSize(kDesktop);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await checkContrast(page, file, 'dark');
-      if (surveys.get(file).toc) await darkAndPrint(page, file);
-      for (const p of problems) {
-        if (!loads.includes(p)) loads.push(p);
-      }
-      await page.close();
-      const s = surveys.get(file);
-      if (s.dups.length) shape.push(`ids used twice: ${[...new Set(s.dups)].slice(0, 3).join(', ')}`);
-      if (s.headings.length) shape.push(`headings without a permalink: ${s.headings.slice(0, 3).join(', ')}`);
-      if (s.chunks.length) shape.push(`chunks whose name is not their permalink: ${s.chunks.slice(0, 3).join(', ')}`);
-      if (s.images.length) shape.push(`images that did not load: ${s.images.slice(0, 3).join(', ')}`);
-      if (s.chapters === 0) shape.push('no table of contents in the navigation');
-
-    } catch (e) {
-      loads.push(String(e.message || e).split('\n')[0]);
+    seen: [],
+    chartCount: 0,
+  };
+  const { loads, shape, seen } = f;
+  try {
+    // One window: the desktop's, then narrowed to the phone's width (a
+    // page's styles and pictures follow the width, and nothing in its
+    // script reads the width when it loads), then wide again and dark.
+    const { page, problems } = await open(desktop, file);
+    for (const kind of ['desktop', 'phone']) {
+      // The whole book's page is its chapters' pages under one outline:
+      // the same elements in the same styles, each checked narrow and
+      // for its CUDA words on its own page. It is held here to what is
+      // its own at the desktop's width, in the dark and in print.
+      if (kind === 'phone' && surveys.get(file).whole) break;
+      seen.push(kind);
+      await seeWidth(book, page, problems, file, kind, f);
     }
-    if (loads.length) fail(`${name} loads cleanly`, loads.slice(0, 3).join('; '));
-    else pass(`${name} loads cleanly (${widths()}, light and dark: no console message, no failed load, nothing from the network)`);
-    if (charts.length) fail(`${name} draws its charts for the width`, charts.slice(0, 3).join('; '));
-    else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: ${seen.includes('phone') ? `narrow at ${kPhone.width} px, ` : ''}wide on the desktop)`);
-    if (wide.length) fail(`${name} fits the window`, wide[0]);
-    else pass(`${name} fits the window (${widths()})`);
-    if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
-    else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
-    if (foldsWrong.length) fail(`${name} folds its long chunks`, foldsWrong.slice(0, 3).join('; '));
-    else if (surveys.get(file) && surveys.get(file).folds.long) pass(`${name} folds its long chunks (${surveys.get(file).folds.long} pieces over 40 lines, each to its first lines; ${widths()})`);
-    if (cutTurns.length) fail(`${name} shows its page turns whole`, cutTurns.slice(0, 3).join('; '));
-    else if (surveys.get(file) && surveys.get(file).turnsAbove) pass(`${name} shows its page turns whole (no link cut short; ${widths()})`);
-    const mathCount = surveys.get(file) ? surveys.get(file).maths.count : 0;
-    if (mathFace.length || mathLoose.length) {
-      fail(`${name} sets its maths in the text's face`, [...mathFace.slice(0, 3), ...mathLoose.slice(0, 3)].join('; '));
-    } else if (mathCount) {
-      pass(`${name} sets its maths in the text's face (${mathCount} formulas: digits in the face around them, fences unspaced; ${widths()})`);
+    // The same window wide in the dark, as the system's setting would
+    // have it (the dark window's colour scheme, without loading it
+    // again), then printed.
+    await page.setViewportSize(kDesktop);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkContrast(book, page, file, 'dark');
+    if (surveys.get(file).toc) await darkAndPrint(book, page, file);
+    for (const p of problems) {
+      if (!loads.includes(p)) loads.push(p);
     }
-    const nb = surveys.get(file) && surveys.get(file).notebook;
-    if (nb) {
-      const t4 = nb.archs.some((a) => a <= 75);
-      const offers = /run it on a free T4/.test(nb.text);
-      const unnamed = t4 ? [] : [...new Set(nb.archs)].filter((a) => !nb.text.includes(`sm_${a}`));
-      if (offers !== t4 || unnamed.length) {
-        fail(`${name} says what a T4 can do with its notebook`, `programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}; the page says: "${nb.text}"`);
-      } else {
-        pass(`${name} says what a T4 can do with its notebook (programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}: ${t4 ? 'run there' : 'named, not offered to run'})`);
-      }
-    }
-    const argued = surveys.get(file) && surveys.get(file).argued;
-    if (crowded.length || away.length) {
-      fail(`${name} shows its numbers where it argues from them`, [
-        crowded.length ? `sections quoting many values with no table or chart: ${crowded.slice(0, 3).join(', ')}` : '',
-        away.length ? `charts away from the prose that argues from them: ${away.slice(0, 3).join(', ')}` : '',
-      ].filter(Boolean).join('; '));
-    } else if (argued && (argued.sections || argued.charts)) {
-      pass(`${name} shows its numbers where it argues from them (charts: ${argued.charts}; sections quoting ${argued.most[0]} values a paragraph or ${argued.most[1]} in all: ${argued.sections}, each with a table or chart; ${widths()})`);
-    }
-    if (signs.length) fail(`${name} keeps each chunk's sign beside its name`, `on a line of its own: ${signs.join('; ')}`);
-    else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (${widths()})`);
-    if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));
-    else pass(`${name} shows what scrolls (a shade at the edge and a scrollbar; scrolling sideways: ${scrolling.join(', ')})`);
+    await page.close();
     const s = surveys.get(file);
-    if (s) {
-      const starts = s.listStarts.filter((l) => !kKnownListStarts.some((k) =>
-        k.page === file && k.start === l.start && l.text.startsWith(k.text)));
-      const known = kKnownListStarts.filter((k) => k.page === file && s.listStarts.some((l) =>
-        k.start === l.start && l.text.startsWith(k.text)));
-      if (starts.length) {
-        fail(`${name} lists start at 1`, starts.map((l) => `a list starting at ${l.start}: "${l.text}"`).join('; '));
-      } else if (known.length) {
-        console.log(`SKIP ${name} lists start at 1: known: ${known.map((k) => k.why).join('; ')}`);
-      } else {
-        pass(`${name} lists start at 1 (no <ol start> but at 1)`);
+    if (s.dups.length) shape.push(`ids used twice: ${[...new Set(s.dups)].slice(0, 3).join(', ')}`);
+    if (s.headings.length) shape.push(`headings without a permalink: ${s.headings.slice(0, 3).join(', ')}`);
+    if (s.chunks.length) shape.push(`chunks whose name is not their permalink: ${s.chunks.slice(0, 3).join(', ')}`);
+    if (s.images.length) shape.push(`images that did not load: ${s.images.slice(0, 3).join(', ')}`);
+    if (s.chapters === 0) shape.push('no table of contents in the navigation');
+
+  } catch (e) {
+    loads.push(String(e.message || e).split('\n')[0]);
+  }
+  return f;
+}
+
+// The page at one width (kind): its survey, what it fits, shows and
+// scrolls, its charts as the width has them; on the desktop its contrast,
+// its CUDA and its copy controls; at each width its long chunks, its
+// quoted numbers and a chunk reference followed.
+async function seeWidth(book, page, problems, file, kind, f) {
+  const { sel, idsOf, surveys, chapterCount } = book;
+  const { loads, wide, unshown, signs, cutTurns, foldsWrong, mathFace, mathLoose, crowded, away, broken, scrolling, charts } = f;
+  if (kind === 'phone') {
+    await page.setViewportSize(kPhone);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // The pictures the narrow width chooses, chosen and loaded (the
+    // browser takes another source after a resize in its own time);
+    // past the wait, the chart check below says which did not.
+    await page.waitForFunction(() => [...document.querySelectorAll('picture')].every((p) => {
+      const img = p.querySelector('img');
+      const src = [...p.querySelectorAll('source')].find((x) => matchMedia(x.media).matches);
+      const want = src ? new URL(src.srcset, document.baseURI).href : img.src;
+      return img.complete && img.currentSrc === want;
+    }), null, { timeout: 5000 }).catch(() => {});
+  }
+  const s = await page.evaluate(survey, sel);
+  for (const p of problems) {
+    if (!loads.includes(p)) loads.push(p);
+  }
+  if (kind === 'desktop') {
+    idsOf.set(file, new Set(s.ids));
+    surveys.set(file, s);
+    chapterCount.push(s.chapters);
+  }
+  if (s.scrollWidth > s.width || s.wide.length) {
+    wide.push(`${kind}: ${s.scrollWidth} px wide: ${s.wide.join(', ')}`);
+  }
+  if (s.unshown.length) unshown.push(`${kind}: ${s.unshown.slice(0, 3).join(', ')}`);
+  if (s.signAlone.length) signs.push(`${kind}: ${s.signAlone.slice(0, 3).join(', ')}`);
+  for (const c of s.turnsCut) cutTurns.push(`${kind}: ${c}`);
+  for (const c of s.folds.wrong) foldsWrong.push(`${kind}: ${c}`);
+  for (const c of s.maths.face) mathFace.push(`${kind}: ${c}`);
+  for (const c of s.maths.loose) mathLoose.push(`${kind}: ${c}`);
+  for (const c of s.argued.crowded) crowded.push(`${kind}: ${c}`);
+  for (const c of s.argued.away) away.push(`${kind}: ${c}`);
+  if (s.brokenNames.length) broken.push(`${kind}: ${s.brokenNames.slice(0, 3).join(', ')}`);
+  scrolling.push(`${s.scrollers} at ${kind === 'phone' ? kPhone.width + ' px' : kind}`);
+  const base = file.replace(/\.html$/, '');
+  await shot(page, `${base}-${kind}.png`);
+  // Each chart as the width has it: drawn narrow on the phone, wide
+  // on the desktop (the picture's source, chart.c).
+  const srcs = await page.evaluate((c) =>
+    [...document.querySelectorAll(`main img${c}`)].map((i) => i.currentSrc), sel.chart);
+  for (const src of srcs) {
+    const narrow = /\.narrow\.svg$/.test(src);
+    if (narrow !== (kind === 'phone')) charts.push(`${kind}: ${src.split('/').slice(-2).join('/')}`);
+  }
+  f.chartCount = srcs.length;
+  // The evidence, to look at: the first chart, in the prose that
+  // argues from it, and the first transcript.
+  const chartFig = `main figure:has(img${sel.chart})`;
+  if (kShots && await page.evaluate((f) => !!document.querySelector(f), chartFig)) {
+    await page.evaluate((f) => document.querySelector(f).scrollIntoView(), chartFig);
+    await shot(page, `${base}-${kind}-chart.png`);
+    await page.evaluate((t) => {
+      const pre = document.querySelector(`main pre${t}`);
+      if (pre) pre.scrollIntoView();
+    }, sel.transcript);
+    await shot(page, `${base}-${kind}-transcript.png`);
+  }
+  if (kind === 'desktop') {
+    await checkContrast(book, page, file, 'light');
+    if (s.toc && !s.whole) {
+      await checkCuda(page, file);
+      await copyCode(book, page, file);
+      if (!await copySnippet(book, page, file) && s.labels) {
+        fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
       }
     }
-    if (shape.length) fail(`${name} ids and permalinks`, shape.join('; '));
-    else pass(`${name} ids and permalinks (unique ids, a permalink on every heading and chunk)`);
-  });
-  // The chapters' names: numbered all or none, and each the same in the
-  // contents, on its page and as the whole book's heading.
-  {
-    const named = [...surveys.values()].find((x) => x.names.contents.length);
-    const contents = named ? named.names.contents : [];
-    const numbered = contents.filter((t) => /^(?:day|chapter|part)?\s*\d+\b/i.test(t));
-    const differ = [];
-    for (const [file, x] of surveys) {
-      if (x.names.contents.join('\n') !== contents.join('\n')) differ.push(`${file}'s contents`);
-      if (x.toc && !x.whole && x.names.title !== null) {
-        const i = contents.indexOf(x.names.title);
-        if (i < 0) differ.push(`${file}'s title "${x.names.title}" is not in the contents`);
-      }
-      if (x.whole && x.names.whole.join('\n') !== contents.join('\n')) differ.push(`${file}'s chapter headings`);
+  }
+  if (kind === 'desktop' && s.folds.long) await openFold(book, page, file);
+  if (s.toc && !s.whole) await followQuotes(book, page, file, kind);
+  if (s.refs.length) await followRef(book, page, file, s, kind);
+}
+
+// Each finding of seePage, one pass or fail line each.
+function reportPage(book, file, f) {
+  const { surveys } = book;
+  const { loads, wide, shape, unshown, scrolling, charts, signs, broken, crowded, away, mathFace, mathLoose,
+    cutTurns, foldsWrong, seen, chartCount } = f;
+  const name = `browser: ${file}`;
+  const widths = () => seen.map((k) => (k === 'phone' ? `${kPhone.width} px` : k)).join(' and ');
+  if (loads.length) fail(`${name} loads cleanly`, loads.slice(0, 3).join('; '));
+  else pass(`${name} loads cleanly (${widths()}, light and dark: no console message, no failed load, nothing from the network)`);
+  if (charts.length) fail(`${name} draws its charts for the width`, charts.slice(0, 3).join('; '));
+  else if (chartCount) pass(`${name} draws its charts for the width (${chartCount}: ${seen.includes('phone') ? `narrow at ${kPhone.width} px, ` : ''}wide on the desktop)`);
+  if (wide.length) fail(`${name} fits the window`, wide[0]);
+  else pass(`${name} fits the window (${widths()})`);
+  if (broken.length) fail(`${name} wraps its T4 tables' kernel names only between words`, `broken inside a word (|): ${broken.join('; ')}`);
+  else if (surveys.get(file) && surveys.get(file).kernelNames) pass(`${name} wraps its T4 tables' kernel names only between words (${surveys.get(file).kernelNames}, ${widths()})`);
+  if (foldsWrong.length) fail(`${name} folds its long chunks`, foldsWrong.slice(0, 3).join('; '));
+  else if (surveys.get(file) && surveys.get(file).folds.long) pass(`${name} folds its long chunks (${surveys.get(file).folds.long} pieces over 40 lines, each to its first lines; ${widths()})`);
+  if (cutTurns.length) fail(`${name} shows its page turns whole`, cutTurns.slice(0, 3).join('; '));
+  else if (surveys.get(file) && surveys.get(file).turnsAbove) pass(`${name} shows its page turns whole (no link cut short; ${widths()})`);
+  const mathCount = surveys.get(file) ? surveys.get(file).maths.count : 0;
+  if (mathFace.length || mathLoose.length) {
+    fail(`${name} sets its maths in the text's face`, [...mathFace.slice(0, 3), ...mathLoose.slice(0, 3)].join('; '));
+  } else if (mathCount) {
+    pass(`${name} sets its maths in the text's face (${mathCount} formulas: digits in the face around them, fences unspaced; ${widths()})`);
+  }
+  const nb = surveys.get(file) && surveys.get(file).notebook;
+  if (nb) {
+    const t4 = nb.archs.some((a) => a <= 75);
+    const offers = /run it on a free T4/.test(nb.text);
+    const unnamed = t4 ? [] : [...new Set(nb.archs)].filter((a) => !nb.text.includes(`sm_${a}`));
+    if (offers !== t4 || unnamed.length) {
+      fail(`${name} says what a T4 can do with its notebook`, `programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}; the page says: "${nb.text}"`);
+    } else {
+      pass(`${name} says what a T4 can do with its notebook (programs built for ${[...new Set(nb.archs)].map((a) => 'sm_' + a).join(', ')}: ${t4 ? 'run there' : 'named, not offered to run'})`);
     }
-    if (numbered.length && numbered.length !== contents.length) {
-      fail('browser: chapter names', `${numbered.length} of ${contents.length} numbered: ${numbered.join('; ')}`);
-    } else if (differ.length) {
-      fail('browser: chapter names', `not as the contents name them: ${differ.slice(0, 3).join('; ')}`);
-    } else if (contents.length) {
-      pass(`browser: chapter names (${contents.length}, ${numbered.length ? 'all' : 'none'} numbered, the same in the contents, on their pages and in the whole book)`);
+  }
+  const argued = surveys.get(file) && surveys.get(file).argued;
+  if (crowded.length || away.length) {
+    fail(`${name} shows its numbers where it argues from them`, [
+      crowded.length ? `sections quoting many values with no table or chart: ${crowded.slice(0, 3).join(', ')}` : '',
+      away.length ? `charts away from the prose that argues from them: ${away.slice(0, 3).join(', ')}` : '',
+    ].filter(Boolean).join('; '));
+  } else if (argued && (argued.sections || argued.charts)) {
+    pass(`${name} shows its numbers where it argues from them (charts: ${argued.charts}; sections quoting ${argued.most[0]} values a paragraph or ${argued.most[1]} in all: ${argued.sections}, each with a table or chart; ${widths()})`);
+  }
+  if (signs.length) fail(`${name} keeps each chunk's sign beside its name`, `on a line of its own: ${signs.join('; ')}`);
+  else if (surveys.get(file) && surveys.get(file).signs) pass(`${name} keeps each chunk's sign beside its name (${widths()})`);
+  if (unshown.length) fail(`${name} shows what scrolls`, unshown.join('; '));
+  else pass(`${name} shows what scrolls (a shade at the edge and a scrollbar; scrolling sideways: ${scrolling.join(', ')})`);
+  const s = surveys.get(file);
+  if (s) {
+    const starts = s.listStarts.filter((l) => !kKnownListStarts.some((k) =>
+      k.page === file && k.start === l.start && l.text.startsWith(k.text)));
+    const known = kKnownListStarts.filter((k) => k.page === file && s.listStarts.some((l) =>
+      k.start === l.start && l.text.startsWith(k.text)));
+    if (starts.length) {
+      fail(`${name} lists start at 1`, starts.map((l) => `a list starting at ${l.start}: "${l.text}"`).join('; '));
+    } else if (known.length) {
+      console.log(`SKIP ${name} lists start at 1: known: ${known.map((k) => k.why).join('; ')}`);
+    } else {
+      pass(`${name} lists start at 1 (no <ol start> but at 1)`);
     }
+  }
+  if (shape.length) fail(`${name} ids and permalinks`, shape.join('; '));
+  else pass(`${name} ids and permalinks (unique ids, a permalink on every heading and chunk)`);
+}
+
+// The chapters' names: numbered all or none, and each the same in the
+// contents, on its page and as the whole book's heading.
+// And every page lists them all.
+function checkChapterNames(book) {
+  const { surveys, chapterCount } = book;
+  const named = [...surveys.values()].find((x) => x.names.contents.length);
+  const contents = named ? named.names.contents : [];
+  const numbered = contents.filter((t) => /^(?:day|chapter|part)?\s*\d+\b/i.test(t));
+  const differ = [];
+  for (const [file, x] of surveys) {
+    if (x.names.contents.join('\n') !== contents.join('\n')) differ.push(`${file}'s contents`);
+    if (x.toc && !x.whole && x.names.title !== null) {
+      const i = contents.indexOf(x.names.title);
+      if (i < 0) differ.push(`${file}'s title "${x.names.title}" is not in the contents`);
+    }
+    if (x.whole && x.names.whole.join('\n') !== contents.join('\n')) differ.push(`${file}'s chapter headings`);
+  }
+  if (numbered.length && numbered.length !== contents.length) {
+    fail('browser: chapter names', `${numbered.length} of ${contents.length} numbered: ${numbered.join('; ')}`);
+  } else if (differ.length) {
+    fail('browser: chapter names', `not as the contents name them: ${differ.slice(0, 3).join('; ')}`);
+  } else if (contents.length) {
+    pass(`browser: chapter names (${contents.length}, ${numbered.length ? 'all' : 'none'} numbered, the same in the contents, on their pages and in the whole book)`);
   }
   if (new Set(chapterCount).size > 1) {
     fail('browser: table of contents', `pages list different numbers of chapters: ${chapterCount.join(' ')}`);
   }
+}
 
-  // Links and anchors, across pages; chunk references land on their chunk.
+// Links and anchors, across pages; chunk references land on their chunk.
+function checkLinks(book) {
+  const { pages, surveys, idsIn } = book;
   for (const file of pages) {
     const s = surveys.get(file);
     if (!s) continue;
@@ -977,705 +1026,760 @@ async function main() {
       }
     }
   }
+}
 
-  // The rest holds the drawings and what every page shares (the contents,
-  // the page turns, search, the chunks' index), the same whatever the
-  // chapter: make check CHAPTER=x (PAGES) leaves it to the whole check.
-  if (only.length === 0) {
-    // Each check below is a job of its own: they open pages of their own,
-    // and run kConcurrency at a time, as the pages above do.
-    const tail = [];
-    // Every drawing's text inside its drawing: each figure (html/fig/) and
-    // each chart, wide and narrow (html/charts/), opened by itself, every
-    // text's box, in the drawing's own units, within its viewBox.
-    const drawings = [];
-    for (const dir of ['fig', 'charts']) {
-      const walk = (d) => {
-        if (!fs.existsSync(path.join(htmlDir, d))) return;
-        for (const e of fs.readdirSync(path.join(htmlDir, d), { withFileTypes: true })) {
-          if (e.isDirectory()) walk(path.join(d, e.name));
-          else if (e.name.endsWith('.svg')) drawings.push(path.join(d, e.name));
-        }
-      };
-      walk(dir);
+  // Every drawing's text inside its drawing: each figure (html/fig/) and
+  // each chart, wide and narrow (html/charts/), opened by itself, every
+  // text's box, in the drawing's own units, within its viewBox.
+async function checkDrawings(book) {
+  const drawings = [];
+  for (const dir of ['fig', 'charts']) {
+    const walk = (d) => {
+      if (!fs.existsSync(path.join(htmlDir, d))) return;
+      for (const e of fs.readdirSync(path.join(htmlDir, d), { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else if (e.name.endsWith('.svg')) drawings.push(path.join(d, e.name));
+      }
+    };
+    walk(dir);
+  }
+  await eachPage(drawings.sort(), (file) => checkDrawing(book, file));
+}
+
+async function checkDrawing(book, file) {
+  const { desktop } = book;
+  const name = `browser: ${file} keeps its text inside`;
+  try {
+    const { page } = await open(desktop, file);
+    const r = await page.evaluate(drawingTexts);
+    await page.close();
+    if (r.out.length) fail(name, r.out.slice(0, 3).join('; '));
+    else if (r.n === 0) fail(name, 'no text found');
+    else pass(`${name} (${r.n} texts)`);
+    if (r.crossed.length) fail(`browser: ${file} draws its reference lines under its texts`, `a dashed line over ${r.crossed.slice(0, 3).join(', ')}`);
+    else if (r.n) pass(`browser: ${file} draws its reference lines under its texts`);
+    if (r.over.length) fail(`browser: ${file} keeps its texts apart`, `run together or over each other: ${r.over.slice(0, 3).join('; ')}`);
+    else if (r.n) pass(`browser: ${file} keeps its texts apart (${r.n} texts, none over another or run together)`);
+  } catch (e) {
+    fail(name, String(e.message || e).split('\n')[0]);
+  }
+}
+
+// In a drawing opened by itself: its texts, each its box in the drawing's
+// own units; those out of its viewBox, those over another or run together,
+// and those a dashed reference line is drawn over.
+function drawingTexts() {
+  const svg = document.documentElement;
+  const vb = svg.viewBox.baseVal;
+  const toRoot = svg.getScreenCTM().inverse();
+  const out = [], boxes = [], over = [];
+  let n = 0;
+  for (const t of svg.querySelectorAll('text')) {
+    const b = t.getBBox();
+    if (!b.width) continue;
+    n++;
+    const m = toRoot.multiply(t.getScreenCTM());
+    const xs = [], ys = [];
+    for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y + b.height]]) {
+      const p = new DOMPoint(x, y).matrixTransform(m);
+      xs.push(p.x); ys.push(p.y);
     }
-    tail.push(() => eachPage(drawings.sort(), async (file) => {
-      const name = `browser: ${file} keeps its text inside`;
-      try {
-        const { page } = await open(desktop, file);
-        const r = await page.evaluate(() => {
-          const svg = document.documentElement;
-          const vb = svg.viewBox.baseVal;
-          const toRoot = svg.getScreenCTM().inverse();
-          const out = [], boxes = [], over = [];
-          let n = 0;
-          for (const t of svg.querySelectorAll('text')) {
-            const b = t.getBBox();
-            if (!b.width) continue;
-            n++;
-            const m = toRoot.multiply(t.getScreenCTM());
-            const xs = [], ys = [];
-            for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y + b.height]]) {
-              const p = new DOMPoint(x, y).matrixTransform(m);
-              xs.push(p.x); ys.push(p.y);
-            }
-            const [l, rt, tp, bt] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-            boxes.push({ l, rt, tp, bt, text: t.textContent.trim().slice(0, 30) });
-            if (l < vb.x - 1.5 || rt > vb.x + vb.width + 1.5 || tp < vb.y - 1.5 || bt > vb.y + vb.height + 1.5) {
-              out.push(`"${t.textContent.trim().slice(0, 30)}" at ${l.toFixed(0)}..${rt.toFixed(0)}, ` +
-                `${tp.toFixed(0)}..${bt.toFixed(0)} in ${vb.width} x ${vb.height}`);
-            }
-          }
-          // No two texts over each other or run together on one line (an
-          // axis's numbers do where it has too many): texts that share a
-          // line are at least 0.3 of its height apart, about a blank. A
-          // text's box is its font's, taller than its letters: lines set
-          // close above each other share a sliver of it, a third of a
-          // line is letters beside letters.
-          for (let i = 0; i < boxes.length; i++) {
-            for (let j = i + 1; j < boxes.length; j++) {
-              const a = boxes[i], b = boxes[j];
-              const line = Math.min(a.bt - a.tp, b.bt - b.tp);
-              // gnuplot draws a boxed text twice in one place: its box
-              // (an SVG filter under it), then the text.
-              if (a.text === b.text && Math.abs(a.l - b.l) < 0.5 && Math.abs(a.tp - b.tp) < 0.5) continue;
-              if (Math.min(a.bt, b.bt) - Math.max(a.tp, b.tp) > line / 3 &&
-                  Math.min(a.rt, b.rt) - Math.max(a.l, b.l) > -0.3 * line) {
-                over.push(`"${a.text}" and "${b.text}"`);
-              }
-            }
-          }
-          // A reference's dashed line passes under the texts it crosses:
-          // where it crosses one, what is drawn on top is not the line.
-          const crossed = [];
-          for (const line of svg.querySelectorAll('path[stroke-dasharray]')) {
-            const m = line.getScreenCTM();
-            const segs = [...line.getAttribute('d').matchAll(/M\s*([-\d.]+)[ ,]+([-\d.]+)\s*L\s*([-\d.]+)[ ,]+([-\d.]+)/g)]
-              .map((g) => [new DOMPoint(+g[1], +g[2]).matrixTransform(m), new DOMPoint(+g[3], +g[4]).matrixTransform(m)]);
-            for (const t of svg.querySelectorAll('text')) {
-              const b = t.getBoundingClientRect();
-              if (!b.width) continue;
-              for (const [a, c] of segs) {
-                const x = (a.x + c.x) / 2;
-                if (Math.abs(a.x - c.x) > 0.5 || x < b.left || x > b.right) continue;
-                // Along the text's height, a pixel at a time: a dash or a
-                // gap of the line may be at any one point.
-                for (let y = Math.max(b.top, Math.min(a.y, c.y)); y <= Math.min(b.bottom, Math.max(a.y, c.y)); y += 1) {
-                  if (document.elementFromPoint(x, y) === line) {
-                    crossed.push(`"${t.textContent.trim().slice(0, 20)}"`);
-                    break;
-                  }
-                }
-              }
-            }
-          }
-          return { n, out, over, crossed };
-        });
-        await page.close();
-        if (r.out.length) fail(name, r.out.slice(0, 3).join('; '));
-        else if (r.n === 0) fail(name, 'no text found');
-        else pass(`${name} (${r.n} texts)`);
-        if (r.crossed.length) fail(`browser: ${file} draws its reference lines under its texts`, `a dashed line over ${r.crossed.slice(0, 3).join(', ')}`);
-        else if (r.n) pass(`browser: ${file} draws its reference lines under its texts`);
-        if (r.over.length) fail(`browser: ${file} keeps its texts apart`, `run together or over each other: ${r.over.slice(0, 3).join('; ')}`);
-        else if (r.n) pass(`browser: ${file} keeps its texts apart (${r.n} texts, none over another or run together)`);
-      } catch (e) {
-        fail(name, String(e.message || e).split('\n')[0]);
-      }
-    }));
-
-    // Opening the contents on a narrow screen and closing it again keeps
-    // the reader's place; following a link of the page's outline closes it.
-    tail.push(async () => {
-      const file = pages.find((f) => isChapter(f));
-      for (const [ctx, size] of [[phone, kPhone], [tablet, kTablet]]) {
-        const name = `browser: the contents at ${size.width} px keep the reader's place`;
-        const { page } = await open(ctx, file);
-        try {
-          const y0 = await page.evaluate(() => {
-            window.scrollTo(0, Math.floor(document.documentElement.scrollHeight / 2));
-            return window.scrollY;
-          });
-          await page.click(`label${sel.navButton}`);
-          await page.waitForTimeout(100);
-          const opened = await page.evaluate((nav) => {
-            const r = document.querySelector(nav).getBoundingClientRect();
-            return { y: window.scrollY, seen: r.height > 0 && r.top < innerHeight && r.bottom > 0 };
-          }, sel.bookNav);
-          await shot(page, `${file.replace(/\.html$/, '')}-${size.width}-contents.png`);
-          await page.click(`label${sel.navButton}`);
-          await page.waitForTimeout(100);
-          const y2 = await page.evaluate(() => window.scrollY);
-          const closed = !(await page.isVisible(sel.bookNav));
-          await page.click(`label${sel.navButton}`);
-          const link = page.locator(`${sel.pageToc} a[href^="#"]`).nth(1);
-          const hash = await link.getAttribute('href');
-          await link.click();
-          await page.waitForTimeout(100);
-          const after = await page.evaluate((nav) => ({
-            hash: location.hash, open: getComputedStyle(document.querySelector(nav)).display !== 'none',
-          }), sel.bookNav);
-          const why = [];
-          if (!opened.seen) why.push('opened, the contents are not in view');
-          if (opened.y !== y0) why.push(`opening moved the page from ${y0} to ${opened.y} px`);
-          if (!closed) why.push('pressed again, the contents stay open');
-          if (y2 !== y0) why.push(`closing left the page at ${y2} px, not ${y0}`);
-          if (after.hash !== hash || after.open) why.push(`following ${hash} of the outline ${after.open ? 'left the contents open' : 'went to ' + after.hash}`);
-          if (why.length) fail(name, why.join('; '));
-          else pass(`${name} (${y0} px), and following the outline closes them`);
-        } catch (e) {
-          fail(name, String(e.message || e).split('\n')[0]);
-        }
-        await page.close();
-      }
-    });
-
-    // The outline marks the section being read: scrolled to a heading of
-    // it (the second, the middle one, the last), its link and no other is
-    // aria-current="location", at both widths; above the first, none.
-    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) tail.push(async () => {
-      const file = pages.find((f) => isChapter(f));
-      const name = `browser: the outline marks the section being read (${kind})`;
-      const { page } = await open(ctx, file);
-      const why = [];
-      try {
-        const ids = await page.evaluate((toc) => [...document.querySelectorAll(`${toc} a[href^="#"]`)]
-          .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
-        const marked = () => page.evaluate((toc) => [...document.querySelectorAll(`${toc} a[aria-current="location"]`)]
-          .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
-        // The mark follows a scroll at the next frame, which a busy
-        // machine may give late: each mark is waited for (up to 5 s), then
-        // read.
-        const settled = (want) => page.waitForFunction(([toc, w]) => {
-          const m = [...document.querySelectorAll(`${toc} a[aria-current="location"]`)];
-          if (w === null) {
-            // The last heading may sit too low to reach the top quarter:
-            // then the last that does.
-            const reached = [...document.querySelectorAll(`${toc} a[href^="#"]`)]
-              .map((a) => document.getElementById(decodeURIComponent(a.hash.slice(1))))
-              .filter((h) => h && h.getBoundingClientRect().top <= innerHeight / 4);
-            w = reached.length ? reached[reached.length - 1].id : null;
-          }
-          return m.length === 1 && decodeURIComponent(m[0].hash.slice(1)) === w;
-        }, [sel.pageToc, want], { timeout: 5000 }).catch(() => {});
-        for (const id of [ids[1], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
-          await page.evaluate((h) => {
-            const e = document.getElementById(h);
-            window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 10);
-          }, id);
-          await settled(id === ids[ids.length - 1] ? null : id);
-          const m = await marked();
-          // The last heading may sit too low to reach the top: then the one
-          // marked is the last that does.
-          if (m.length !== 1 || (m[0] !== id && id !== ids[ids.length - 1])) why.push(`at #${id}: marked ${m.join(' ') || 'none'}`);
-        }
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.waitForFunction(([toc, first]) => [...document.querySelectorAll(`${toc} a[aria-current="location"]`)]
-          .every((a) => decodeURIComponent(a.hash.slice(1)) === first), [sel.pageToc, ids[0]], { timeout: 5000 }).catch(() => {});
-        const top = await marked();
-        if (top.length > 1 || (top.length === 1 && top[0] !== ids[0])) why.push(`at the top: marked ${top.join(' ')}`);
-      } catch (e) {
-        why.push(String(e.message || e).split('\n')[0]);
-      }
-      await page.close();
-      if (why.length) fail(name, why.join('; '));
-      else pass(`${name} on ${file}`);
-    });
-
-    // Landing on a label (a lesson's link, CHAPTER.html#LABEL): its chunk
-    // comes below the top by a fifth of the window or more, with the end of
-    // the prose before it in view, and every piece of it is outlined. The
-    // label with the most pieces on the first chapter page that has one.
-    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) tail.push(async () => {
-      const name = `browser: landing on a label (${kind})`;
-      const file = pages.find((f) => isChapter(f) && surveys.get(f).labels);
-      if (!file) return;
-      const { page } = await open(ctx, file);
-      const why = [];
-      let label = null;
-      try {
-        label = await page.evaluate(([texts, chunk]) => {
-          let best = null, most = 0;
-          for (const t of document.querySelectorAll(`template${texts}`)) {
-            const id = t.id.replace(/^snippet:/, '');
-            const pieces = [...document.querySelectorAll(`div${chunk}[id]`)]
-              .filter((c) => c.id === id || new RegExp(`^${id}-[0-9]+$`).test(c.id)).length;
-            if (pieces > most) { best = id; most = pieces; }
-          }
-          return best;
-        }, [sel.snippetText, sel.chunk]);
-        await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}#${label}`, { waitUntil: 'load', timeout: kLoadTimeout });
-        await page.waitForTimeout(100);
-        const r = await page.evaluate(([id, topBar, chunk, head, next]) => {
-          const c = document.getElementById(id);
-          const bar = document.querySelector(topBar);
-          const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
-          const before = c.previousElementSibling;
-          const pieces = [c];
-          for (let p = c; p;) {
-            const a = p.querySelector(`${head} ${next}`);
-            p = a && document.getElementById(decodeURIComponent(a.hash.slice(1)));
-            if (p && p.matches(`div${chunk}`)) pieces.push(p); else break;
-          }
-          return {
-            top: c.getBoundingClientRect().top - barH, h: innerHeight - barH,
-            before: before ? before.getBoundingClientRect().bottom - barH : null,
-            unmarked: pieces.filter((p) => getComputedStyle(p).boxShadow === 'none').map((p) => p.id),
-            pieces: pieces.length,
-          };
-        }, [label, sel.topBar, sel.chunk, sel.chunkHead, sel.chunkNext]);
-        if (r.top < r.h / 5 - 2 || r.top > r.h / 2) why.push(`the chunk is ${Math.round(r.top)} px below the top, of ${r.h}`);
-        if (r.before !== null && r.before <= 0) why.push('the prose before it is off screen');
-        if (r.unmarked.length) why.push(`${r.unmarked.length} of its ${r.pieces} pieces not outlined: ${r.unmarked.slice(0, 3).join(' ')}`);
-      } catch (e) {
-        why.push(String(e.message || e).split('\n')[0]);
-      }
-      await page.close();
-      if (why.length) fail(name, `${file}#${label}: ${why.join('; ')}`);
-      else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined`);
-    });
-
-    // The colours' switch: dark chosen on a light system, the page dark
-    // (text at full contrast, a chart turned over) and dark again from the
-    // first frame of the next page opened (the body is made with the root
-    // already dark, no flash of light); then as the system has them, light
-    // again; and light chosen on a dark system. The choice is kept in
-    // localStorage, which file:// pages share.
-    tail.push(async () => {
-      const name = 'browser: the colours\' switch';
-      const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts) || pages.find(isChapter);
-      if (!file) return;
-      const why = [];
-      const state = (x) => x.evaluate(([sw, chartSel]) => {
-        const bg = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
-        const chart = document.querySelector(`img${chartSel}`);
-        return {
-          dark: bg[0] + bg[1] + bg[2] < 3 * 128,
-          shown: !!document.querySelector(sw) && !document.querySelector(sw).hidden,
-          chart: chart ? getComputedStyle(chart).filter !== 'none' : null,
-        };
-      }, [sel.themeSwitch, sel.chart]);
-      const pages2 = [];
-      try {
-        const { page, problems } = await open(desktop, file);
-        pages2.push(page);
-        let st = await state(page);
-        if (!st.shown) why.push('no switch shown');
-        if (st.dark) why.push('dark before any choice on a light system');
-        await page.selectOption(`${sel.themeSwitch} select`, 'dark');
-        st = await state(page);
-        if (!st.dark) why.push('not dark once dark was chosen');
-        if (st.chart === false) why.push('its chart not turned over in the dark');
-        await checkContrast(page, file, 'dark, chosen');
-        // The next page, dark from its first frame.
-        const next = await desktop.newPage();
-        pages2.push(next);
-        await next.addInitScript(() => {
-          new MutationObserver((_, o) => {
-            if (document.body) {
-              window.themeAtBody = document.documentElement.getAttribute('data-theme');
-              o.disconnect();
-            }
-          }).observe(document, { childList: true, subtree: true });
-        });
-        await next.goto(pathToFileURL(path.join(htmlDir, file)).href, { waitUntil: 'load', timeout: kLoadTimeout });
-        const atBody = await next.evaluate(() => window.themeAtBody);
-        if (atBody !== 'dark') why.push(`the next page's body made with the root's theme ${atBody}, not dark`);
-        if (!(await state(next)).dark) why.push('the next page not dark');
-        await next.selectOption(`${sel.themeSwitch} select`, '');
-        if ((await state(next)).dark) why.push('still dark once the system\'s (light) was chosen');
-        const kept = await next.evaluate(() => Object.keys(localStorage).filter((k) => /theme/.test(k)));
-        if (kept.length) why.push(`${kept.join(', ')} left in localStorage once the system's was chosen`);
-        // Light chosen on a dark system.
-        const d = await open(dark, file);
-        pages2.push(d.page);
-        if (!(await state(d.page)).dark) why.push('not dark on a dark system');
-        await d.page.selectOption(`${sel.themeSwitch} select`, 'light');
-        if ((await state(d.page)).dark) why.push('dark on a dark system once light was chosen');
-        for (const p of [...problems, ...d.problems]) why.push(p);
-      } catch (e) {
-        why.push(String(e.message || e).split('\n')[0]);
-      }
-      for (const p of pages2) await p.close();
-      if (why.length) fail(name, `${file}: ${why.join('; ')}`);
-      else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system`);
-    });
-
-    // The previous and next chapter above the text as well as below it, the
-    // front page's next the first chapter, and the arrow keys to go there
-    // (not from a text field).
-    tail.push(async () => {
-      const name = 'browser: previous and next chapter, above the text and by the arrow keys';
-      const why = [];
-      const chapters = pages.filter((f) => isChapter(f));
-      const order = await (async () => {
-        const { page } = await open(desktop, 'index.html');
-        const r = await page.evaluate(([nav, list]) => ({
-          chapters: [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href')),
-          next: (document.querySelector('main a[rel~="next"]') || {}).href || null,
-        }), [sel.bookNav, sel.bookChapters]);
-        await page.close();
-        return r;
-      })();
-      if (!order.next || !order.next.endsWith('/' + order.chapters[0])) {
-        why.push(`the front page's next is ${order.next}, not ${order.chapters[0]}`);
-      }
-      for (const file of chapters) {
-        const top = surveys.get(file).turnsAbove; // as the desktop window had it
-        const i = order.chapters.indexOf(file);
-        const want = [i > 0 ? 'prev' : null, i < order.chapters.length - 1 ? 'next' : null].filter(Boolean).sort().join(' ');
-        if (top !== want) why.push(`${file}: above the title "${top}", not "${want}"`);
-      }
-      const file = order.chapters[1] || order.chapters[0];
-      const { page } = await open(desktop, file);
-      try {
-        await page.fill(`${sel.search} input[type="search"]`, 'x');
-        await page.keyboard.press('ArrowRight');
-        await page.waitForTimeout(300);
-        if (!page.url().endsWith('/' + file)) why.push(`ArrowRight in the search box left the page for ${page.url()}`);
-        await page.evaluate(() => document.activeElement.blur());
-        for (const [key, to] of [['ArrowRight', order.chapters[order.chapters.indexOf(file) + 1]],
-          ['ArrowLeft', file]]) {
-          if (!to) continue;
-          await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/' + to), { timeout: kLoadTimeout }),
-            page.keyboard.press(key)]);
-        }
-      } catch (e) {
-        why.push(`the arrow keys: ${String(e.message || e).split('\n')[0]}`);
-      }
-      await page.close();
-      if (why.length) fail(name, why.join('; '));
-      else pass(`${name} (${chapters.length} chapters; the front page's next is ${order.chapters[0]})`);
-    });
-
-    // Search, from the box in the navigation, with no server.
-    const searchBox = `${sel.search} input[type="search"]`;
-    const resultLinks = `${sel.searchResults} li a`;
-    tail.push(async () => {
-      const { page, problems } = await open(desktop, 'index.html');
-      const name = 'browser: search finds a chunk';
-      try {
-        // The first search builds the index: until its results, the
-        // status says what is happening, the form aria-busy. Every change
-        // of the status before the results is kept with the form's state
-        // then (a change is seen however fast the build, so the check does
-        // not depend on how long the index takes to build).
-        await page.evaluate(([status, results, form]) => {
-          window.seenStatus = [];
-          const st = document.querySelector(status), list = document.querySelector(results);
-          new MutationObserver(() => {
-            if (!list.children.length) {
-              window.seenStatus.push({ text: st.textContent, busy: document.querySelector(form).getAttribute('aria-busy') });
-            }
-          }).observe(st, { childList: true, characterData: true, subtree: true });
-        }, [sel.searchStatus, sel.searchResults, sel.search]);
-        await page.fill(searchBox, 'blelloch sweeps');
-        await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
-        const seen = await page.evaluate(() => window.seenStatus);
-        const said = seen.map((x) => x.text).filter(Boolean);
-        const loading = seen.find((x) => x.text && x.busy === 'true');
-        if (!loading) {
-          fail('browser: the first search says it is loading', `before its results the status said ${said.length ? said.map((t) => `"${t}"`).join(', ') : 'nothing'}, and the form was never aria-busy with it`);
-        } else {
-          pass(`browser: the first search says it is loading ("${loading.text}", aria-busy, until its results; said before them: ${[...new Set(said)].join(' / ')})`);
-        }
-        const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
-        await shot(page, 'search-desktop.png');
-        const first = new URL(results[0]);
-        const file = path.relative(htmlDir, fileURLToPath(first.href.split('#')[0]));
-        const ids = idsIn(file);
-        const frag = decodeURIComponent(first.hash.slice(1));
-        if (problems.length) fail(name, problems[0]);
-        else if (!ids || (frag && !ids.has(frag))) fail(name, `the first result ${file}#${frag} is not on the page`);
-        else pass(`${name}: ${results.length} results for "blelloch sweeps", the first ${file}#${frag}`);
-      } catch (e) {
-        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
-      }
-      await page.close();
-    });
-    tail.push(async () => {
-      const { page, problems } = await open(phone, 'index.html');
-      const name = `browser: the navigation opens at ${kPhone.width} px`;
-      try {
-        const before = await page.isVisible(sel.bookNav);
-        await page.click(`label${sel.navButton}`);
-        const after = await page.isVisible(sel.bookNav);
-        await page.fill(searchBox, 'cudaMemPrefetchAsync');
-        await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
-        await shot(page, 'search-phone.png');
-        if (before || !after) fail(name, before ? 'shown before the button is pressed' : 'not shown after');
-        else if (problems.length) fail(name, problems[0]);
-        else pass(`${name}, and search works there`);
-      } catch (e) {
-        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
-      }
-      await page.close();
-    });
-
-    // chunks.html: a heading per chapter, in the book's order, each chunk's
-    // entry under its own chapter's (its id CHAPTER--ANCHOR), and under each
-    // heading the chunks' initials, each leading to the first chunk of its
-    // letter in that chapter, in view.
-    tail.push(async () => {
-      const name = 'browser: chunks.html by chapter, with a jump to each letter';
-      const { page, problems } = await open(desktop, 'chunks.html');
-      const why = [];
-      try {
-        const r = await page.evaluate(([nav, list, entry, entryName, letters]) => {
-          const chapters = [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href').replace(/\.html$/, ''));
-          const heads = [...document.querySelectorAll('main h1[id]')].map((h) => h.id);
-          const misplaced = [];
-          let under = null;
-          for (const e of document.querySelectorAll(`main h1[id], main ${entry}`)) {
-            if (e.tagName === 'H1') { under = e.id; continue; }
-            if (!under || !e.id.startsWith(under + '--')) misplaced.push(`${e.id} under ${under}`);
-          }
-          const initial = (e) => (e.querySelector(entryName).textContent.replace(/[^\p{L}\p{N}]/gu, '')[0] || '').toUpperCase();
-          const jumps = [...document.querySelectorAll(`main ${letters} a`)].map((a) => {
-            const t = document.getElementById(decodeURIComponent(a.hash.slice(1)));
-            const ch = t && t.id.split('--')[0];
-            const firstOfLetter = [...document.querySelectorAll(`main ${entry}`)]
-              .find((e) => e.id.startsWith(ch + '--') && initial(e) === a.textContent);
-            return { letter: a.textContent, to: a.hash, ok: !!t && firstOfLetter === t };
-          });
-          return { chapters, heads, misplaced, jumps, entries: document.querySelectorAll(`main ${entry}`).length };
-        }, [sel.bookNav, sel.bookChapters, sel.chunkEntry, sel.entryName, sel.letters]);
-        if (r.heads.join(' ') !== r.chapters.join(' ')) why.push(`headings ${r.heads.join(' ')}, not the chapters ${r.chapters.join(' ')}`);
-        if (r.misplaced.length) why.push(`${r.misplaced.length} entries under another chapter: ${r.misplaced.slice(0, 3).join(', ')}`);
-        const bad = r.jumps.filter((j) => !j.ok);
-        if (r.jumps.length < r.chapters.length) why.push(`${r.jumps.length} letters for ${r.chapters.length} chapters`);
-        if (bad.length) why.push(`letters not to the first chunk of theirs: ${bad.slice(0, 3).map((j) => `${j.letter} ${j.to}`).join(', ')}`);
-        const jump = page.locator(`main ${sel.letters} a`).nth(Math.floor(r.jumps.length / 2));
-        const to = decodeURIComponent((await jump.getAttribute('href')).slice(1));
-        await jump.click();
-        await page.waitForTimeout(100);
-        const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, to);
-        if (top < 0 || top > kDesktop.height / 2) why.push(`following ${to} left it at ${Math.round(top)} px`);
-        if (problems.length) why.push(problems[0]);
-        if (why.length) fail(name, why.join('; '));
-        else pass(`${name}: ${r.entries} chunks under ${r.heads.length} chapters, ${r.jumps.length} letters`);
-      } catch (e) {
-        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
-      }
-      await page.close();
-    });
-
-    // What search finds, in the desktop window: a word with '_' and its
-    // parts, a flag with its dashes and '=', a CUDA call, and maths, which
-    // the index holds as its TeX read as text ("\log_2" as "log_2"; the
-    // rendered form's text runs together, "n log2 n" as "nlog2n"). Each
-    // search must list every result (through "Show all N" where there are
-    // more than a screenful), each with a
-    // match marked that is a whole word and no punctuation; and every text
-    // of the index with the word written out must be among them.
-    const searches = [
-      { q: 'sm_75', has: ['sm_75'] },
-      { q: '-arch=sm_75', has: ['-arch=sm_75'] },
-      { q: 'syncthreads', has: ['__syncthreads'] },
-      { q: '__syncthreads', has: ['__syncthreads'] },
-      { q: 'cudaMemcpyAsync', has: ['cudaMemcpyAsync'] },
-      { q: 'memcpyasync', has: ['cudaMemcpyAsync'] },
-      { q: 'log_2', has: ['log_2'] },
-      { q: 'nlog2n', has: [] },
-    ];
-    async function searchAll(page, q) {
-      await page.fill(searchBox, '');
-      await page.fill(searchBox, q);
-      // Done when the status says something and the index is not still
-      // loading: the first search's status says "loading" before its results.
-      await page.waitForFunction(() => document.getElementById('search-status').textContent !== ''
-        && !document.getElementById('search').hasAttribute('aria-busy'), null, { timeout: kSearchTimeout });
-      const more = page.locator(`${sel.searchResults} ${sel.searchMore}`);
-      if (await more.count()) await more.click();
-      return page.evaluate(([links, results]) => ({
-        status: document.getElementById('search-status').textContent,
-        hrefs: [...document.querySelectorAll(links)].map((a) => a.href),
-        marks: [...document.querySelectorAll(`${results} mark`)].map((m) => m.textContent),
-        unmarked: [...document.querySelectorAll(`${results} li`)].filter((li) => li.querySelector('a') && !li.querySelector('mark')).length,
-        // Entries alike (one title, one text), which are to be one.
-        alike: (() => {
-          const seen = new Set(), twice = [];
-          for (const li of document.querySelectorAll(`${results} li`)) {
-            const title = li.querySelector('a > span:first-child'), text = li.querySelector('a + span');
-            if (!title || !text) continue;
-            const key = `${title.textContent}|${text.textContent}`;
-            if (seen.has(key)) twice.push(key.slice(0, 40)); else seen.add(key);
-          }
-          return twice;
-        })(),
-      }), [resultLinks, sel.searchResults]);
+    const [l, rt, tp, bt] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    boxes.push({ l, rt, tp, bt, text: t.textContent.trim().slice(0, 30) });
+    if (l < vb.x - 1.5 || rt > vb.x + vb.width + 1.5 || tp < vb.y - 1.5 || bt > vb.y + vb.height + 1.5) {
+      out.push(`"${t.textContent.trim().slice(0, 30)}" at ${l.toFixed(0)}..${rt.toFixed(0)}, ` +
+        `${tp.toFixed(0)}..${bt.toFixed(0)} in ${vb.width} x ${vb.height}`);
     }
-    tail.push(async () => {
-      const { page, problems } = await open(desktop, 'index.html');
-      for (const s of searches) {
-        const name = `browser: search "${s.q}" finds every place`;
-        try {
-          const r = await searchAll(page, s.q);
-          const want = await page.evaluate((has) => {
-            const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-            const res = has.map((h) => new RegExp(`(^|[^\\p{L}\\p{N}_])${esc(h)}([^\\p{L}\\p{N}_]|$)`, 'u'));
-            return window.BOOK_INDEX.docs.filter((d) => res.some((re) => re.test(`${d.t} ${d.b}`))).map((d) => d.u);
-          }, s.has);
-          const got = new Set(r.hrefs.map((h) => { const u = new URL(h); return u.pathname.split('/').pop() + u.hash; }));
-          const missed = want.filter((u) => !got.has(decodeURI(u)) && !got.has(u));
-          const why = [];
-          if (s.has.length && want.length === 0) why.push(`the index holds no ${s.has.join(' ')}`);
-          if (!s.has.length && r.hrefs.length) why.push(`${r.hrefs.length} results, where the book has no such word (${r.marks.slice(0, 3).join(' ')})`);
-          if (missed.length) why.push(`${missed.length} of the ${want.length} places missed (${missed.slice(0, 3).join(', ')}); "${r.status}"`);
-          if (r.hrefs.length && !/^\d+ match/.test(r.status)) why.push(`"${r.status}" with every result shown`);
-          const bad = r.marks.filter((m) => !/^[\p{L}\p{N}_]+$/u.test(m));
-          if (bad.length) why.push(`marked not as words: ${bad.slice(0, 3).map((m) => JSON.stringify(m)).join(' ')}`);
-          if (r.unmarked) why.push(`${r.unmarked} results with no match marked`);
-          if (r.alike.length) why.push(`results alike, one title and one text, not one entry: ${r.alike.slice(0, 2).join('; ')}`);
-          if (problems.length) why.push(problems[0]);
-          if (why.length) fail(name, why.join('; '));
-          else pass(`${name}: ${r.hrefs.length} results, ${want.length} with ${s.has.join(' ') || 'nothing'} written out, ${new Set(r.marks).size} words marked`);
-        } catch (e) {
-          fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+  }
+  // No two texts over each other or run together on one line (an
+  // axis's numbers do where it has too many): texts that share a
+  // line are at least 0.3 of its height apart, about a blank. A
+  // text's box is its font's, taller than its letters: lines set
+  // close above each other share a sliver of it, a third of a
+  // line is letters beside letters.
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      const line = Math.min(a.bt - a.tp, b.bt - b.tp);
+      // gnuplot draws a boxed text twice in one place: its box
+      // (an SVG filter under it), then the text.
+      if (a.text === b.text && Math.abs(a.l - b.l) < 0.5 && Math.abs(a.tp - b.tp) < 0.5) continue;
+      if (Math.min(a.bt, b.bt) - Math.max(a.tp, b.tp) > line / 3 &&
+          Math.min(a.rt, b.rt) - Math.max(a.l, b.l) > -0.3 * line) {
+        over.push(`"${a.text}" and "${b.text}"`);
+      }
+    }
+  }
+  // A reference's dashed line passes under the texts it crosses:
+  // where it crosses one, what is drawn on top is not the line.
+  const crossed = [];
+  for (const line of svg.querySelectorAll('path[stroke-dasharray]')) {
+    const m = line.getScreenCTM();
+    const segs = [...line.getAttribute('d').matchAll(/M\s*([-\d.]+)[ ,]+([-\d.]+)\s*L\s*([-\d.]+)[ ,]+([-\d.]+)/g)]
+      .map((g) => [new DOMPoint(+g[1], +g[2]).matrixTransform(m), new DOMPoint(+g[3], +g[4]).matrixTransform(m)]);
+    for (const t of svg.querySelectorAll('text')) {
+      const b = t.getBoundingClientRect();
+      if (!b.width) continue;
+      for (const [a, c] of segs) {
+        const x = (a.x + c.x) / 2;
+        if (Math.abs(a.x - c.x) > 0.5 || x < b.left || x > b.right) continue;
+        // Along the text's height, a pixel at a time: a dash or a
+        // gap of the line may be at any one point.
+        for (let y = Math.max(b.top, Math.min(a.y, c.y)); y <= Math.min(b.bottom, Math.max(a.y, c.y)); y += 1) {
+          if (document.elementFromPoint(x, y) === line) {
+            crossed.push(`"${t.textContent.trim().slice(0, 20)}"`);
+            break;
+          }
         }
       }
-      await page.close();
-    });
+    }
+  }
+  return { n, out, over, crossed };
+}
 
-    // A search landing in a long chunk past its fold opens it: a word of
-    // its next-to-last line that no earlier line of the chunk has, searched
-    // from the chunk's place (?q=WORD#CHUNK, as a result opens it), is
-    // marked and in sight.
-    tail.push(async () => {
-      const name = 'browser: a search landing past a chunk\'s fold opens it';
-      const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
-      if (!file) return;
-      const { page, problems } = await open(desktop, file);
-      const why = [];
-      let at = null;
-      try {
-        at = await page.evaluate(() => {
-          for (const c of document.querySelectorAll('div[data-folded]')) {
-            const lines = [...c.querySelectorAll(':scope > div.sourceCode pre code > span')].map((l) => l.textContent);
-            const words = (t) => t.match(/[A-Za-z][A-Za-z0-9_]{3,}/g) || [];
-            const before = new Set(lines.slice(0, -2).flatMap(words));
-            const w = words(lines[lines.length - 2]).find((x) => !before.has(x));
-            if (w) return { id: c.id, word: w };
-          }
-          return null;
-        });
-        if (!at) throw new Error('no folded chunk with a word of its own past the fold');
-        await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}?q=${encodeURIComponent(at.word)}#${at.id}`,
-          { waitUntil: 'load', timeout: kLoadTimeout });
-        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
-        await page.waitForTimeout(200);
-        const r = await page.evaluate(([id, hit]) => {
-          const c = document.getElementById(id);
-          const m = c.querySelector(hit);
-          const box = c.querySelector(':scope > div.sourceCode');
-          const rect = m && m.getBoundingClientRect();
-          const top = rect && document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
-          return { folded: c.hasAttribute('data-folded') || box.scrollHeight > box.clientHeight + 1, seen: !!top && m.contains(top) };
-        }, [at.id, sel.searchHit]);
-        if (r.folded) why.push('the chunk stayed folded');
-        if (!r.seen) why.push('the mark is not in sight');
-        if (problems.length) why.push(problems[0]);
-      } catch (e) {
-        why.push(String(e.message || e).split('\n')[0]);
-      }
-      await page.close();
-      if (why.length) fail(name, `${file}${at ? `?q=${at.word}#${at.id}` : ''}: ${why.join('; ')}`);
-      else pass(`${name}: ${file}?q=${at.word}#${at.id}, the chunk open and the mark in sight`);
-    });
-
-    // The page a result opens marks the words searched, in both themes at
-    // full contrast, and the one at the result's place is in view.
-    for (const [ctx, kind] of [[desktop, 'light'], [dark, 'dark'], [phone, 'phone']]) tail.push(async () => {
-      const name = `browser: a result opens with the words marked (${kind})`;
-      const { page, problems } = await open(ctx, 'index.html');
-      try {
-        if (kind === 'phone') await page.click(`label${sel.navButton}`);
-        const r = await searchAll(page, 'sm_75');
-        const pick = r.hrefs.findIndex((h) => new URL(h).hash);
-        if (pick < 0) throw new Error(`none of the ${r.hrefs.length} results leads to a place in a page (the status said "${r.status}")`);
-        const href = r.hrefs[pick];
-        await Promise.all([page.waitForURL((u) => u.href === href, { timeout: kLoadTimeout }),
-          page.locator(resultLinks).nth(pick).click()]);
-        await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
-        await page.waitForTimeout(200);
-        const seen = await page.evaluate(([hit, topBar]) => {
-          const marks = [...document.querySelectorAll(`main ${hit}`)];
-          const bar = document.querySelector(topBar);
-          const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
-          const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-          const at = marks.find((m) => target && (target.contains(m) || (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING)));
-          const rect = at && at.getBoundingClientRect();
-          return {
-            n: marks.length, texts: [...new Set(marks.map((m) => m.textContent))],
-            inView: !!rect && rect.top >= barH && rect.bottom <= innerHeight,
-            // A code box it is in left at the start of its lines.
-            sideways: [...document.querySelectorAll('main pre, main div.sourceCode')].filter((e) => e.scrollLeft > 0).length,
-            box: document.getElementById('search-box').value,
-          };
-        }, [sel.searchHit, sel.topBar]);
-        const c = await page.evaluate(contrast, kMinContrast);
-        await shot(page, `search-landed-${kind}.png`);
-        const why = [];
-        if (seen.texts.some((t) => t.toLowerCase() !== 'sm_75')) why.push(`marked: ${seen.texts.join(' ')}`);
-        if (!seen.inView) why.push(`the mark at ${new URL(href).hash} is not in view (${seen.n} marks)`);
-        if (seen.sideways) why.push(`${seen.sideways} code boxes scrolled sideways, the start of their lines hidden`);
-        if (seen.box !== 'sm_75') why.push(`the box holds "${seen.box}"`);
-        if (c.low.length) why.push(`contrast: ${c.low.slice(0, 2).join('; ')}`);
-        if (problems.length) why.push(problems[0]);
-        if (why.length) fail(name, why.join('; '));
-        else pass(`${name}: ${seen.n} marks of sm_75, the one at ${new URL(href).hash} in view, the lowest contrast ${c.lowest.toFixed(2)}:1`);
-      } catch (e) {
-        fail(name, problems[0] || String(e.message || e).split('\n')[0]);
-      }
-      await page.close();
-    });
-
-    // The keyboard: '/' and 's' go to the box (not while typing in it), the
-    // down and up arrows through the results, Enter opens one.
-    for (const [ctx, kind] of [[desktop, 'desktop'], [phone, 'phone']]) tail.push(async () => {
-      const name = `browser: search by the keyboard (${kind})`;
-      const { page, problems } = await open(ctx, pages.find((f) => isChapter(f)));
-      const focused = () => page.evaluate(() => {
-        const e = document.activeElement;
-        return e.id || (e.tagName === 'A' ? e.getAttribute('href') : e.tagName);
+// Opening the contents on a narrow screen and closing it again keeps
+// the reader's place; following a link of the page's outline closes it.
+async function checkContentsButton(book) {
+  const { sel, pages, phone, tablet, isChapter } = book;
+  const file = pages.find((f) => isChapter(f));
+  for (const [ctx, size] of [[phone, kPhone], [tablet, kTablet]]) {
+    const name = `browser: the contents at ${size.width} px keep the reader's place`;
+    const { page } = await open(ctx, file);
+    try {
+      const y0 = await page.evaluate(() => {
+        window.scrollTo(0, Math.floor(document.documentElement.scrollHeight / 2));
+        return window.scrollY;
       });
+      await page.click(`label${sel.navButton}`);
+      await page.waitForTimeout(100);
+      const opened = await page.evaluate((nav) => {
+        const r = document.querySelector(nav).getBoundingClientRect();
+        return { y: window.scrollY, seen: r.height > 0 && r.top < innerHeight && r.bottom > 0 };
+      }, sel.bookNav);
+      await shot(page, `${file.replace(/\.html$/, '')}-${size.width}-contents.png`);
+      await page.click(`label${sel.navButton}`);
+      await page.waitForTimeout(100);
+      const y2 = await page.evaluate(() => window.scrollY);
+      const closed = !(await page.isVisible(sel.bookNav));
+      await page.click(`label${sel.navButton}`);
+      const link = page.locator(`${sel.pageToc} a[href^="#"]`).nth(1);
+      const hash = await link.getAttribute('href');
+      await link.click();
+      await page.waitForTimeout(100);
+      const after = await page.evaluate((nav) => ({
+        hash: location.hash, open: getComputedStyle(document.querySelector(nav)).display !== 'none',
+      }), sel.bookNav);
       const why = [];
-      try {
-        for (const key of ['/', 's']) {
-          await page.evaluate(() => document.activeElement.blur());
-          await page.keyboard.press(key);
-          if ((await focused()) !== 'search-box') why.push(`"${key}" left the focus on ${await focused()}`);
-          else if (!(await page.isVisible(searchBox))) why.push(`"${key}" focused a box not in view`);
-        }
-        await page.keyboard.type('scan');
-        if ((await page.inputValue(searchBox)) !== 'scan') why.push(`typing "scan" in the box gave "${await page.inputValue(searchBox)}"`);
-        await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
-        const hrefs = await page.$$eval(resultLinks, (as) => as.map((a) => a.getAttribute('href')));
-        await page.keyboard.press('ArrowDown');
-        const first = await focused();
-        await page.keyboard.press('ArrowDown');
-        const second = await focused();
-        await page.keyboard.press('ArrowUp');
-        await page.keyboard.press('ArrowUp');
-        const back = await focused();
-        await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('ArrowDown');
-        if (first !== hrefs[0] || second !== hrefs[1]) why.push(`the down arrow went to ${first}, then ${second}, not the first two results`);
-        if (back !== 'search-box') why.push(`the up arrow went back to ${back}, not the box`);
-        const to = new URL(hrefs[1], page.url()).href;
-        await Promise.all([page.waitForURL((u) => u.href === to, { timeout: kLoadTimeout }), page.keyboard.press('Enter')]);
-      } catch (e) {
-        why.push(String(e.message || e).split('\n')[0]);
+      if (!opened.seen) why.push('opened, the contents are not in view');
+      if (opened.y !== y0) why.push(`opening moved the page from ${y0} to ${opened.y} px`);
+      if (!closed) why.push('pressed again, the contents stay open');
+      if (y2 !== y0) why.push(`closing left the page at ${y2} px, not ${y0}`);
+      if (after.hash !== hash || after.open) why.push(`following ${hash} of the outline ${after.open ? 'left the contents open' : 'went to ' + after.hash}`);
+      if (why.length) fail(name, why.join('; '));
+      else pass(`${name} (${y0} px), and following the outline closes them`);
+    } catch (e) {
+      fail(name, String(e.message || e).split('\n')[0]);
+    }
+    await page.close();
+  }
+}
+
+// The outline marks the section being read: scrolled to a heading of
+// it (the second, the middle one, the last), its link and no other is
+// aria-current="location", at both widths; above the first, none.
+async function checkOutlineMark(book, ctx, kind) {
+  const { sel, pages, isChapter } = book;
+  const file = pages.find((f) => isChapter(f));
+  const name = `browser: the outline marks the section being read (${kind})`;
+  const { page } = await open(ctx, file);
+  const why = [];
+  try {
+    const ids = await page.evaluate((toc) => [...document.querySelectorAll(`${toc} a[href^="#"]`)]
+      .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
+    const marked = () => page.evaluate((toc) => [...document.querySelectorAll(`${toc} a[aria-current="location"]`)]
+      .map((a) => decodeURIComponent(a.hash.slice(1))), sel.pageToc);
+    // The mark follows a scroll at the next frame, which a busy
+    // machine may give late: each mark is waited for (up to 5 s), then
+    // read.
+    const settled = (want) => page.waitForFunction(([toc, w]) => {
+      const m = [...document.querySelectorAll(`${toc} a[aria-current="location"]`)];
+      if (w === null) {
+        // The last heading may sit too low to reach the top quarter:
+        // then the last that does.
+        const reached = [...document.querySelectorAll(`${toc} a[href^="#"]`)]
+          .map((a) => document.getElementById(decodeURIComponent(a.hash.slice(1))))
+          .filter((h) => h && h.getBoundingClientRect().top <= innerHeight / 4);
+        w = reached.length ? reached[reached.length - 1].id : null;
       }
+      return m.length === 1 && decodeURIComponent(m[0].hash.slice(1)) === w;
+    }, [sel.pageToc, want], { timeout: 5000 }).catch(() => {});
+    for (const id of [ids[1], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
+      await page.evaluate((h) => {
+        const e = document.getElementById(h);
+        window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 10);
+      }, id);
+      await settled(id === ids[ids.length - 1] ? null : id);
+      const m = await marked();
+      // The last heading may sit too low to reach the top: then the one
+      // marked is the last that does.
+      if (m.length !== 1 || (m[0] !== id && id !== ids[ids.length - 1])) why.push(`at #${id}: marked ${m.join(' ') || 'none'}`);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(([toc, first]) => [...document.querySelectorAll(`${toc} a[aria-current="location"]`)]
+      .every((a) => decodeURIComponent(a.hash.slice(1)) === first), [sel.pageToc, ids[0]], { timeout: 5000 }).catch(() => {});
+    const top = await marked();
+    if (top.length > 1 || (top.length === 1 && top[0] !== ids[0])) why.push(`at the top: marked ${top.join(' ')}`);
+  } catch (e) {
+    why.push(String(e.message || e).split('\n')[0]);
+  }
+  await page.close();
+  if (why.length) fail(name, why.join('; '));
+  else pass(`${name} on ${file}`);
+}
+
+// Landing on a label (a lesson's link, CHAPTER.html#LABEL): its chunk
+// comes below the top by a fifth of the window or more, with the end of
+// the prose before it in view, and every piece of it is outlined. The
+// label with the most pieces on the first chapter page that has one.
+async function checkLanding(book, ctx, kind) {
+  const { sel, pages, surveys, isChapter } = book;
+  const name = `browser: landing on a label (${kind})`;
+  const file = pages.find((f) => isChapter(f) && surveys.get(f).labels);
+  if (!file) return;
+  const { page } = await open(ctx, file);
+  const why = [];
+  let label = null;
+  try {
+    label = await page.evaluate(([texts, chunk]) => {
+      let best = null, most = 0;
+      for (const t of document.querySelectorAll(`template${texts}`)) {
+        const id = t.id.replace(/^snippet:/, '');
+        const pieces = [...document.querySelectorAll(`div${chunk}[id]`)]
+          .filter((c) => c.id === id || new RegExp(`^${id}-[0-9]+$`).test(c.id)).length;
+        if (pieces > most) { best = id; most = pieces; }
+      }
+      return best;
+    }, [sel.snippetText, sel.chunk]);
+    await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}#${label}`, { waitUntil: 'load', timeout: kLoadTimeout });
+    await page.waitForTimeout(100);
+    const r = await page.evaluate(([id, topBar, chunk, head, next]) => {
+      const c = document.getElementById(id);
+      const bar = document.querySelector(topBar);
+      const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+      const before = c.previousElementSibling;
+      const pieces = [c];
+      for (let p = c; p;) {
+        const a = p.querySelector(`${head} ${next}`);
+        p = a && document.getElementById(decodeURIComponent(a.hash.slice(1)));
+        if (p && p.matches(`div${chunk}`)) pieces.push(p); else break;
+      }
+      return {
+        top: c.getBoundingClientRect().top - barH, h: innerHeight - barH,
+        before: before ? before.getBoundingClientRect().bottom - barH : null,
+        unmarked: pieces.filter((p) => getComputedStyle(p).boxShadow === 'none').map((p) => p.id),
+        pieces: pieces.length,
+      };
+    }, [label, sel.topBar, sel.chunk, sel.chunkHead, sel.chunkNext]);
+    if (r.top < r.h / 5 - 2 || r.top > r.h / 2) why.push(`the chunk is ${Math.round(r.top)} px below the top, of ${r.h}`);
+    if (r.before !== null && r.before <= 0) why.push('the prose before it is off screen');
+    if (r.unmarked.length) why.push(`${r.unmarked.length} of its ${r.pieces} pieces not outlined: ${r.unmarked.slice(0, 3).join(' ')}`);
+  } catch (e) {
+    why.push(String(e.message || e).split('\n')[0]);
+  }
+  await page.close();
+  if (why.length) fail(name, `${file}#${label}: ${why.join('; ')}`);
+  else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined`);
+}
+
+// The colours' switch: dark chosen on a light system, the page dark
+// (text at full contrast, a chart turned over) and dark again from the
+// first frame of the next page opened (the body is made with the root
+// already dark, no flash of light); then as the system has them, light
+// again; and light chosen on a dark system. The choice is kept in
+// localStorage, which file:// pages share.
+async function checkThemeSwitch(book) {
+  const { sel, pages, surveys, isChapter, desktop, dark } = book;
+  const name = 'browser: the colours\' switch';
+  const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts) || pages.find(isChapter);
+  if (!file) return;
+  const why = [];
+  const state = (x) => x.evaluate(([sw, chartSel]) => {
+    const bg = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+    const chart = document.querySelector(`img${chartSel}`);
+    return {
+      dark: bg[0] + bg[1] + bg[2] < 3 * 128,
+      shown: !!document.querySelector(sw) && !document.querySelector(sw).hidden,
+      chart: chart ? getComputedStyle(chart).filter !== 'none' : null,
+    };
+  }, [sel.themeSwitch, sel.chart]);
+  const pages2 = [];
+  try {
+    const { page, problems } = await open(desktop, file);
+    pages2.push(page);
+    let st = await state(page);
+    if (!st.shown) why.push('no switch shown');
+    if (st.dark) why.push('dark before any choice on a light system');
+    await page.selectOption(`${sel.themeSwitch} select`, 'dark');
+    st = await state(page);
+    if (!st.dark) why.push('not dark once dark was chosen');
+    if (st.chart === false) why.push('its chart not turned over in the dark');
+    await checkContrast(book, page, file, 'dark, chosen');
+    // The next page, dark from its first frame.
+    const next = await desktop.newPage();
+    pages2.push(next);
+    await next.addInitScript(() => {
+      new MutationObserver((_, o) => {
+        if (document.body) {
+          window.themeAtBody = document.documentElement.getAttribute('data-theme');
+          o.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await next.goto(pathToFileURL(path.join(htmlDir, file)).href, { waitUntil: 'load', timeout: kLoadTimeout });
+    const atBody = await next.evaluate(() => window.themeAtBody);
+    if (atBody !== 'dark') why.push(`the next page's body made with the root's theme ${atBody}, not dark`);
+    if (!(await state(next)).dark) why.push('the next page not dark');
+    await next.selectOption(`${sel.themeSwitch} select`, '');
+    if ((await state(next)).dark) why.push('still dark once the system\'s (light) was chosen');
+    const kept = await next.evaluate(() => Object.keys(localStorage).filter((k) => /theme/.test(k)));
+    if (kept.length) why.push(`${kept.join(', ')} left in localStorage once the system's was chosen`);
+    // Light chosen on a dark system.
+    const d = await open(dark, file);
+    pages2.push(d.page);
+    if (!(await state(d.page)).dark) why.push('not dark on a dark system');
+    await d.page.selectOption(`${sel.themeSwitch} select`, 'light');
+    if ((await state(d.page)).dark) why.push('dark on a dark system once light was chosen');
+    for (const p of [...problems, ...d.problems]) why.push(p);
+  } catch (e) {
+    why.push(String(e.message || e).split('\n')[0]);
+  }
+  for (const p of pages2) await p.close();
+  if (why.length) fail(name, `${file}: ${why.join('; ')}`);
+  else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system`);
+}
+
+// The previous and next chapter above the text as well as below it, the
+// front page's next the first chapter, and the arrow keys to go there
+// (not from a text field).
+async function checkPageTurns(book) {
+  const { sel, pages, surveys, isChapter, desktop } = book;
+  const name = 'browser: previous and next chapter, above the text and by the arrow keys';
+  const why = [];
+  const chapters = pages.filter((f) => isChapter(f));
+  const order = await (async () => {
+    const { page } = await open(desktop, 'index.html');
+    const r = await page.evaluate(([nav, list]) => ({
+      chapters: [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href')),
+      next: (document.querySelector('main a[rel~="next"]') || {}).href || null,
+    }), [sel.bookNav, sel.bookChapters]);
+    await page.close();
+    return r;
+  })();
+  if (!order.next || !order.next.endsWith('/' + order.chapters[0])) {
+    why.push(`the front page's next is ${order.next}, not ${order.chapters[0]}`);
+  }
+  for (const file of chapters) {
+    const top = surveys.get(file).turnsAbove; // as the desktop window had it
+    const i = order.chapters.indexOf(file);
+    const want = [i > 0 ? 'prev' : null, i < order.chapters.length - 1 ? 'next' : null].filter(Boolean).sort().join(' ');
+    if (top !== want) why.push(`${file}: above the title "${top}", not "${want}"`);
+  }
+  const file = order.chapters[1] || order.chapters[0];
+  const { page } = await open(desktop, file);
+  try {
+    await page.fill(`${sel.search} input[type="search"]`, 'x');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(300);
+    if (!page.url().endsWith('/' + file)) why.push(`ArrowRight in the search box left the page for ${page.url()}`);
+    await page.evaluate(() => document.activeElement.blur());
+    for (const [key, to] of [['ArrowRight', order.chapters[order.chapters.indexOf(file) + 1]],
+      ['ArrowLeft', file]]) {
+      if (!to) continue;
+      await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/' + to), { timeout: kLoadTimeout }),
+        page.keyboard.press(key)]);
+    }
+  } catch (e) {
+    why.push(`the arrow keys: ${String(e.message || e).split('\n')[0]}`);
+  }
+  await page.close();
+  if (why.length) fail(name, why.join('; '));
+  else pass(`${name} (${chapters.length} chapters; the front page's next is ${order.chapters[0]})`);
+}
+
+// The first search, from the front page: the index loading said, and a
+// chunk found.
+async function checkFirstSearch(book) {
+  const { sel, desktop, searchBox, resultLinks, idsIn } = book;
+  const { page, problems } = await open(desktop, 'index.html');
+  const name = 'browser: search finds a chunk';
+  try {
+    // The first search builds the index: until its results, the
+    // status says what is happening, the form aria-busy. Every change
+    // of the status before the results is kept with the form's state
+    // then (a change is seen however fast the build, so the check does
+    // not depend on how long the index takes to build).
+    await page.evaluate(([status, results, form]) => {
+      window.seenStatus = [];
+      const st = document.querySelector(status), list = document.querySelector(results);
+      new MutationObserver(() => {
+        if (!list.children.length) {
+          window.seenStatus.push({ text: st.textContent, busy: document.querySelector(form).getAttribute('aria-busy') });
+        }
+      }).observe(st, { childList: true, characterData: true, subtree: true });
+    }, [sel.searchStatus, sel.searchResults, sel.search]);
+    await page.fill(searchBox, 'blelloch sweeps');
+    await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
+    const seen = await page.evaluate(() => window.seenStatus);
+    const said = seen.map((x) => x.text).filter(Boolean);
+    const loading = seen.find((x) => x.text && x.busy === 'true');
+    if (!loading) {
+      fail('browser: the first search says it is loading', `before its results the status said ${said.length ? said.map((t) => `"${t}"`).join(', ') : 'nothing'}, and the form was never aria-busy with it`);
+    } else {
+      pass(`browser: the first search says it is loading ("${loading.text}", aria-busy, until its results; said before them: ${[...new Set(said)].join(' / ')})`);
+    }
+    const results = await page.$$eval(resultLinks, (as) => as.map((a) => a.href));
+    await shot(page, 'search-desktop.png');
+    const first = new URL(results[0]);
+    const file = path.relative(htmlDir, fileURLToPath(first.href.split('#')[0]));
+    const ids = idsIn(file);
+    const frag = decodeURIComponent(first.hash.slice(1));
+    if (problems.length) fail(name, problems[0]);
+    else if (!ids || (frag && !ids.has(frag))) fail(name, `the first result ${file}#${frag} is not on the page`);
+    else pass(`${name}: ${results.length} results for "blelloch sweeps", the first ${file}#${frag}`);
+  } catch (e) {
+    fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+  }
+  await page.close();
+}
+
+// The navigation, behind its button at the phone's width, and search
+// from there.
+async function checkPhoneNavigation(book) {
+  const { sel, phone, searchBox, resultLinks } = book;
+  const { page, problems } = await open(phone, 'index.html');
+  const name = `browser: the navigation opens at ${kPhone.width} px`;
+  try {
+    const before = await page.isVisible(sel.bookNav);
+    await page.click(`label${sel.navButton}`);
+    const after = await page.isVisible(sel.bookNav);
+    await page.fill(searchBox, 'cudaMemPrefetchAsync');
+    await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
+    await shot(page, 'search-phone.png');
+    if (before || !after) fail(name, before ? 'shown before the button is pressed' : 'not shown after');
+    else if (problems.length) fail(name, problems[0]);
+    else pass(`${name}, and search works there`);
+  } catch (e) {
+    fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+  }
+  await page.close();
+}
+
+// chunks.html: a heading per chapter, in the book's order, each chunk's
+// entry under its own chapter's (its id CHAPTER--ANCHOR), and under each
+// heading the chunks' initials, each leading to the first chunk of its
+// letter in that chapter, in view.
+async function checkChunksIndex(book) {
+  const { sel, desktop } = book;
+  const name = 'browser: chunks.html by chapter, with a jump to each letter';
+  const { page, problems } = await open(desktop, 'chunks.html');
+  const why = [];
+  try {
+    const r = await page.evaluate(([nav, list, entry, entryName, letters]) => {
+      const chapters = [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href').replace(/\.html$/, ''));
+      const heads = [...document.querySelectorAll('main h1[id]')].map((h) => h.id);
+      const misplaced = [];
+      let under = null;
+      for (const e of document.querySelectorAll(`main h1[id], main ${entry}`)) {
+        if (e.tagName === 'H1') { under = e.id; continue; }
+        if (!under || !e.id.startsWith(under + '--')) misplaced.push(`${e.id} under ${under}`);
+      }
+      const initial = (e) => (e.querySelector(entryName).textContent.replace(/[^\p{L}\p{N}]/gu, '')[0] || '').toUpperCase();
+      const jumps = [...document.querySelectorAll(`main ${letters} a`)].map((a) => {
+        const t = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+        const ch = t && t.id.split('--')[0];
+        const firstOfLetter = [...document.querySelectorAll(`main ${entry}`)]
+          .find((e) => e.id.startsWith(ch + '--') && initial(e) === a.textContent);
+        return { letter: a.textContent, to: a.hash, ok: !!t && firstOfLetter === t };
+      });
+      return { chapters, heads, misplaced, jumps, entries: document.querySelectorAll(`main ${entry}`).length };
+    }, [sel.bookNav, sel.bookChapters, sel.chunkEntry, sel.entryName, sel.letters]);
+    if (r.heads.join(' ') !== r.chapters.join(' ')) why.push(`headings ${r.heads.join(' ')}, not the chapters ${r.chapters.join(' ')}`);
+    if (r.misplaced.length) why.push(`${r.misplaced.length} entries under another chapter: ${r.misplaced.slice(0, 3).join(', ')}`);
+    const bad = r.jumps.filter((j) => !j.ok);
+    if (r.jumps.length < r.chapters.length) why.push(`${r.jumps.length} letters for ${r.chapters.length} chapters`);
+    if (bad.length) why.push(`letters not to the first chunk of theirs: ${bad.slice(0, 3).map((j) => `${j.letter} ${j.to}`).join(', ')}`);
+    const jump = page.locator(`main ${sel.letters} a`).nth(Math.floor(r.jumps.length / 2));
+    const to = decodeURIComponent((await jump.getAttribute('href')).slice(1));
+    await jump.click();
+    await page.waitForTimeout(100);
+    const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, to);
+    if (top < 0 || top > kDesktop.height / 2) why.push(`following ${to} left it at ${Math.round(top)} px`);
+    if (problems.length) why.push(problems[0]);
+    if (why.length) fail(name, why.join('; '));
+    else pass(`${name}: ${r.entries} chunks under ${r.heads.length} chapters, ${r.jumps.length} letters`);
+  } catch (e) {
+    fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+  }
+  await page.close();
+}
+
+// What search finds, in the desktop window: a word with '_' and its
+// parts, a flag with its dashes and '=', a CUDA call, and maths, which
+// the index holds as its TeX read as text ("\log_2" as "log_2"; the
+// rendered form's text runs together, "n log2 n" as "nlog2n"). Each
+// search must list every result (through "Show all N" where there are
+// more than a screenful), each with a
+// match marked that is a whole word and no punctuation; and every text
+// of the index with the word written out must be among them.
+const kSearches = [
+  { q: 'sm_75', has: ['sm_75'] },
+  { q: '-arch=sm_75', has: ['-arch=sm_75'] },
+  { q: 'syncthreads', has: ['__syncthreads'] },
+  { q: '__syncthreads', has: ['__syncthreads'] },
+  { q: 'cudaMemcpyAsync', has: ['cudaMemcpyAsync'] },
+  { q: 'memcpyasync', has: ['cudaMemcpyAsync'] },
+  { q: 'log_2', has: ['log_2'] },
+  { q: 'nlog2n', has: [] },
+];
+// Searches for q from the box, with every result shown, and returns
+// what the results list says.
+async function searchAll(book, page, q) {
+  const { sel, searchBox, resultLinks } = book;
+  await page.fill(searchBox, '');
+  await page.fill(searchBox, q);
+  // Done when the status says something and the index is not still
+  // loading: the first search's status says "loading" before its results.
+  await page.waitForFunction(() => document.getElementById('search-status').textContent !== ''
+    && !document.getElementById('search').hasAttribute('aria-busy'), null, { timeout: kSearchTimeout });
+  const more = page.locator(`${sel.searchResults} ${sel.searchMore}`);
+  if (await more.count()) await more.click();
+  return page.evaluate(([links, results]) => ({
+    status: document.getElementById('search-status').textContent,
+    hrefs: [...document.querySelectorAll(links)].map((a) => a.href),
+    marks: [...document.querySelectorAll(`${results} mark`)].map((m) => m.textContent),
+    unmarked: [...document.querySelectorAll(`${results} li`)].filter((li) => li.querySelector('a') && !li.querySelector('mark')).length,
+    // Entries alike (one title, one text), which are to be one.
+    alike: (() => {
+      const seen = new Set(), twice = [];
+      for (const li of document.querySelectorAll(`${results} li`)) {
+        const title = li.querySelector('a > span:first-child'), text = li.querySelector('a + span');
+        if (!title || !text) continue;
+        const key = `${title.textContent}|${text.textContent}`;
+        if (seen.has(key)) twice.push(key.slice(0, 40)); else seen.add(key);
+      }
+      return twice;
+    })(),
+  }), [resultLinks, sel.searchResults]);
+}
+
+// Each of kSearches from the front page.
+async function checkSearches(book) {
+  const { desktop } = book;
+  const { page, problems } = await open(desktop, 'index.html');
+  for (const s of kSearches) {
+    const name = `browser: search "${s.q}" finds every place`;
+    try {
+      const r = await searchAll(book, page, s.q);
+      const want = await page.evaluate((has) => {
+        const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const res = has.map((h) => new RegExp(`(^|[^\\p{L}\\p{N}_])${esc(h)}([^\\p{L}\\p{N}_]|$)`, 'u'));
+        return window.BOOK_INDEX.docs.filter((d) => res.some((re) => re.test(`${d.t} ${d.b}`))).map((d) => d.u);
+      }, s.has);
+      const got = new Set(r.hrefs.map((h) => { const u = new URL(h); return u.pathname.split('/').pop() + u.hash; }));
+      const missed = want.filter((u) => !got.has(decodeURI(u)) && !got.has(u));
+      const why = [];
+      if (s.has.length && want.length === 0) why.push(`the index holds no ${s.has.join(' ')}`);
+      if (!s.has.length && r.hrefs.length) why.push(`${r.hrefs.length} results, where the book has no such word (${r.marks.slice(0, 3).join(' ')})`);
+      if (missed.length) why.push(`${missed.length} of the ${want.length} places missed (${missed.slice(0, 3).join(', ')}); "${r.status}"`);
+      if (r.hrefs.length && !/^\d+ match/.test(r.status)) why.push(`"${r.status}" with every result shown`);
+      const bad = r.marks.filter((m) => !/^[\p{L}\p{N}_]+$/u.test(m));
+      if (bad.length) why.push(`marked not as words: ${bad.slice(0, 3).map((m) => JSON.stringify(m)).join(' ')}`);
+      if (r.unmarked) why.push(`${r.unmarked} results with no match marked`);
+      if (r.alike.length) why.push(`results alike, one title and one text, not one entry: ${r.alike.slice(0, 2).join('; ')}`);
       if (problems.length) why.push(problems[0]);
       if (why.length) fail(name, why.join('; '));
-      else pass(`${name}: "/" and "s" focus the box, the arrows go through the results and back, Enter opens the second`);
-      await page.close();
-    });
-
-    await eachPage(tail, (job) => job());
+      else pass(`${name}: ${r.hrefs.length} results, ${want.length} with ${s.has.join(' ') || 'nothing'} written out, ${new Set(r.marks).size} words marked`);
+    } catch (e) {
+      fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+    }
   }
-  await browser.close();
+  await page.close();
+}
+
+// A search landing in a long chunk past its fold opens it: a word of
+// its next-to-last line that no earlier line of the chunk has, searched
+// from the chunk's place (?q=WORD#CHUNK, as a result opens it), is
+// marked and in sight.
+async function checkSearchInFold(book) {
+  const { sel, pages, surveys, isChapter, desktop } = book;
+  const name = 'browser: a search landing past a chunk\'s fold opens it';
+  const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
+  if (!file) return;
+  const { page, problems } = await open(desktop, file);
+  const why = [];
+  let at = null;
+  try {
+    at = await page.evaluate(() => {
+      for (const c of document.querySelectorAll('div[data-folded]')) {
+        const lines = [...c.querySelectorAll(':scope > div.sourceCode pre code > span')].map((l) => l.textContent);
+        const words = (t) => t.match(/[A-Za-z][A-Za-z0-9_]{3,}/g) || [];
+        const before = new Set(lines.slice(0, -2).flatMap(words));
+        const w = words(lines[lines.length - 2]).find((x) => !before.has(x));
+        if (w) return { id: c.id, word: w };
+      }
+      return null;
+    });
+    if (!at) throw new Error('no folded chunk with a word of its own past the fold');
+    await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}?q=${encodeURIComponent(at.word)}#${at.id}`,
+      { waitUntil: 'load', timeout: kLoadTimeout });
+    await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
+    await page.waitForTimeout(200);
+    const r = await page.evaluate(([id, hit]) => {
+      const c = document.getElementById(id);
+      const m = c.querySelector(hit);
+      const box = c.querySelector(':scope > div.sourceCode');
+      const rect = m && m.getBoundingClientRect();
+      const top = rect && document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+      return { folded: c.hasAttribute('data-folded') || box.scrollHeight > box.clientHeight + 1, seen: !!top && m.contains(top) };
+    }, [at.id, sel.searchHit]);
+    if (r.folded) why.push('the chunk stayed folded');
+    if (!r.seen) why.push('the mark is not in sight');
+    if (problems.length) why.push(problems[0]);
+  } catch (e) {
+    why.push(String(e.message || e).split('\n')[0]);
+  }
+  await page.close();
+  if (why.length) fail(name, `${file}${at ? `?q=${at.word}#${at.id}` : ''}: ${why.join('; ')}`);
+  else pass(`${name}: ${file}?q=${at.word}#${at.id}, the chunk open and the mark in sight`);
+}
+
+// The page a result opens marks the words searched, in both themes at
+// full contrast, and the one at the result's place is in view.
+async function checkResultOpens(book, ctx, kind) {
+  const { sel, resultLinks } = book;
+  const name = `browser: a result opens with the words marked (${kind})`;
+  const { page, problems } = await open(ctx, 'index.html');
+  try {
+    if (kind === 'phone') await page.click(`label${sel.navButton}`);
+    const r = await searchAll(book, page, 'sm_75');
+    const pick = r.hrefs.findIndex((h) => new URL(h).hash);
+    if (pick < 0) throw new Error(`none of the ${r.hrefs.length} results leads to a place in a page (the status said "${r.status}")`);
+    const href = r.hrefs[pick];
+    await Promise.all([page.waitForURL((u) => u.href === href, { timeout: kLoadTimeout }),
+      page.locator(resultLinks).nth(pick).click()]);
+    await page.waitForSelector(`main ${sel.searchHit}`, { timeout: kSearchTimeout });
+    await page.waitForTimeout(200);
+    const seen = await page.evaluate(([hit, topBar]) => {
+      const marks = [...document.querySelectorAll(`main ${hit}`)];
+      const bar = document.querySelector(topBar);
+      const barH = bar && getComputedStyle(bar).display !== 'none' ? bar.getBoundingClientRect().height : 0;
+      const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      const at = marks.find((m) => target && (target.contains(m) || (target.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING)));
+      const rect = at && at.getBoundingClientRect();
+      return {
+        n: marks.length, texts: [...new Set(marks.map((m) => m.textContent))],
+        inView: !!rect && rect.top >= barH && rect.bottom <= innerHeight,
+        // A code box it is in left at the start of its lines.
+        sideways: [...document.querySelectorAll('main pre, main div.sourceCode')].filter((e) => e.scrollLeft > 0).length,
+        box: document.getElementById('search-box').value,
+      };
+    }, [sel.searchHit, sel.topBar]);
+    const c = await page.evaluate(contrast, kMinContrast);
+    await shot(page, `search-landed-${kind}.png`);
+    const why = [];
+    if (seen.texts.some((t) => t.toLowerCase() !== 'sm_75')) why.push(`marked: ${seen.texts.join(' ')}`);
+    if (!seen.inView) why.push(`the mark at ${new URL(href).hash} is not in view (${seen.n} marks)`);
+    if (seen.sideways) why.push(`${seen.sideways} code boxes scrolled sideways, the start of their lines hidden`);
+    if (seen.box !== 'sm_75') why.push(`the box holds "${seen.box}"`);
+    if (c.low.length) why.push(`contrast: ${c.low.slice(0, 2).join('; ')}`);
+    if (problems.length) why.push(problems[0]);
+    if (why.length) fail(name, why.join('; '));
+    else pass(`${name}: ${seen.n} marks of sm_75, the one at ${new URL(href).hash} in view, the lowest contrast ${c.lowest.toFixed(2)}:1`);
+  } catch (e) {
+    fail(name, problems[0] || String(e.message || e).split('\n')[0]);
+  }
+  await page.close();
+}
+
+// The keyboard: '/' and 's' go to the box (not while typing in it), the
+// down and up arrows through the results, Enter opens one.
+async function checkSearchKeys(book, ctx, kind) {
+  const { pages, isChapter, searchBox, resultLinks } = book;
+  const name = `browser: search by the keyboard (${kind})`;
+  const { page, problems } = await open(ctx, pages.find((f) => isChapter(f)));
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return e.id || (e.tagName === 'A' ? e.getAttribute('href') : e.tagName);
+  });
+  const why = [];
+  try {
+    for (const key of ['/', 's']) {
+      await page.evaluate(() => document.activeElement.blur());
+      await page.keyboard.press(key);
+      if ((await focused()) !== 'search-box') why.push(`"${key}" left the focus on ${await focused()}`);
+      else if (!(await page.isVisible(searchBox))) why.push(`"${key}" focused a box not in view`);
+    }
+    await page.keyboard.type('scan');
+    if ((await page.inputValue(searchBox)) !== 'scan') why.push(`typing "scan" in the box gave "${await page.inputValue(searchBox)}"`);
+    await page.waitForSelector(resultLinks, { timeout: kSearchTimeout });
+    const hrefs = await page.$$eval(resultLinks, (as) => as.map((a) => a.getAttribute('href')));
+    await page.keyboard.press('ArrowDown');
+    const first = await focused();
+    await page.keyboard.press('ArrowDown');
+    const second = await focused();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    const back = await focused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    if (first !== hrefs[0] || second !== hrefs[1]) why.push(`the down arrow went to ${first}, then ${second}, not the first two results`);
+    if (back !== 'search-box') why.push(`the up arrow went back to ${back}, not the box`);
+    const to = new URL(hrefs[1], page.url()).href;
+    await Promise.all([page.waitForURL((u) => u.href === to, { timeout: kLoadTimeout }), page.keyboard.press('Enter')]);
+  } catch (e) {
+    why.push(String(e.message || e).split('\n')[0]);
+  }
+  if (problems.length) why.push(problems[0]);
+  if (why.length) fail(name, why.join('; '));
+  else pass(`${name}: "/" and "s" focus the box, the arrows go through the results and back, Enter opens the second`);
+  await page.close();
+}
+
+// The rest holds the drawings and what every page shares (the contents,
+// the page turns, search, the chunks' index), the same whatever the
+// chapter: make check CHAPTER=x (PAGES) leaves it to the whole check.
+// Each check is a job of its own: they open pages of their own, and run
+// kConcurrency at a time, as the pages do.
+async function checkShared(book) {
+  const { desktop, phone, dark } = book;
+  const widths = [[desktop, 'desktop'], [phone, 'phone']];
+  const jobs = [
+    () => checkDrawings(book),
+    () => checkContentsButton(book),
+    ...widths.map(([ctx, kind]) => () => checkOutlineMark(book, ctx, kind)),
+    ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind)),
+    () => checkThemeSwitch(book),
+    () => checkPageTurns(book),
+    () => checkFirstSearch(book),
+    () => checkPhoneNavigation(book),
+    () => checkChunksIndex(book),
+    () => checkSearches(book),
+    () => checkSearchInFold(book),
+    ...[[desktop, 'light'], [dark, 'dark'], [phone, 'phone']].map(([ctx, kind]) => () => checkResultOpens(book, ctx, kind)),
+    ...widths.map(([ctx, kind]) => () => checkSearchKeys(book, ctx, kind)),
+  ];
+  await eachPage(jobs, (job) => job());
+}
+
+async function main() {
+  const sel = readContract(contractFile);
+  fs.mkdirSync(shotDir, { recursive: true });
+  const book = await openBook(sel);
+  await eachPage(book.pages, (file) => checkPage(book, file));
+  checkChapterNames(book);
+  checkLinks(book);
+  if (book.only.length === 0) await checkShared(book);
+  await book.browser.close();
   process.exit(failed);
 }
 

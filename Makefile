@@ -28,7 +28,7 @@
 #                                     NAME.run.code.md       transcripts)
 #   build/md/NAME.code.md, NAME.run.code.md --pandoc--> build/md/NAME.code.html
 #                                                  (highlighted, once a change)
-#   evidence/PROG.chart + PROG/GPU.txt --chart | gnuplot-->
+#   evidence/PROG.chart + build/values/PROG/GPU.tsv --chart | gnuplot-->
 #                    build/html/charts/PROG/GPU.svg, and its figure,
 #                    build/charts/PROG/GPU.md, which chapter-md places
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
@@ -679,17 +679,18 @@ $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/
 $(B)/md/%.run.code.md: $(B)/md/%.run.md ;
 
 # A chart of the values a transcript recorded, drawn at build time: chart
-# finds them as evidence/PROG.chart says and writes a gnuplot script and the
-# figure's Markdown; gnuplot draws the SVG.
-$(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< > $@.tmp \
-	  && mv -f $@.tmp $@
-$(B)/charts/%.narrow.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) narrow evidence/$(*D).chart $< > $@.tmp \
-	  && mv -f $@.tmp $@
-$(B)/charts/%.md: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< charts/$*.svg \
-	  charts/$*.narrow.svg > $@.tmp && mv -f $@.tmp $@
+# reads the named holes evidence/PROG.chart names from the transcript's
+# values file (its GPU and date from the transcript) and writes a gnuplot
+# script and the figure's Markdown; gnuplot draws the SVG.
+$(B)/charts/%.gp: evidence/%.txt $(B)/values/%.tsv evidence/$$(*D).chart $(chart)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< $(B)/values/$*.tsv \
+	  > $@.tmp && mv -f $@.tmp $@
+$(B)/charts/%.narrow.gp: evidence/%.txt $(B)/values/%.tsv evidence/$$(*D).chart $(chart)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) narrow evidence/$(*D).chart $< $(B)/values/$*.tsv \
+	  > $@.tmp && mv -f $@.tmp $@
+$(B)/charts/%.md: evidence/%.txt $(B)/values/%.tsv evidence/$$(*D).chart $(chart)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< $(B)/values/$*.tsv \
+	  charts/$*.svg charts/$*.narrow.svg > $@.tmp && mv -f $@.tmp $@
 $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 	$(call say,CHART,$@)
 	$(Q)$(TRAP)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@

@@ -104,6 +104,18 @@ edit() {
         'NR == l { $0 = substr($0, 1, c - 1) s substr($0, c + n) } { print }' "$1"
 }
 
+# The hole types, from the one list of them (holes.tsv): an awk expression
+# of any hole; the values of a tcheck values list whose holes are of a
+# KIND (measured, device), each with the OTHER value of its type.
+holes=$here/holes.tsv
+hole_re="[{][{]($(awk -F '\t' '!/^#/ { printf "%s%s", n++ ? "|" : "", $1 }' "$holes"))(:[a-z][a-z0-9_]*)?[}][}]"
+of_kind() { # KIND VALUES
+    awk -F '\t' -v k="$1" 'NR == FNR { if (!/^#/ && $2 == k) other[$1] = $4; next }
+        $4 in other { print $0 "\t" other[$4] }' "$holes" "$2"
+}
+# The value the list gives a {{gpu}} hole: the GPU a made transcript names.
+synthetic_gpu=$(awk -F '\t' '$1 == "gpu" { print $3 }' "$holes")
+
 # A fake gpuinfo: the lines of $FAKE_GPUINFO, or a failure.
 cat >"$work/tools/fake-gpuinfo" <<'EOF'
 #!/bin/sh
@@ -215,6 +227,24 @@ m not-a-hole 'literal {{{{x}}' 'literal {{{{x}}' 0
 m unknown-hole-literal 'a {{foo}}' 'a 42' 1
 m trailing-blanks 'done' 'done   ' 0
 m crlf 'done' "$(printf 'done\r')" 0
+
+# The list of hole types the tests take them from (holes.tsv) is tcheck's:
+# the same types, in the order its message for what is no hole gives
+# them, and each type's values matched by its hole, named and not.
+printf '%s\n' 'x {{nohole}}' >"$work/m.expect"
+printf '%s\n' 'x 1' >"$work/m.out"
+header "$work/h" m "Fixture GPU"
+"$TC" transcript "$work/h" "$work/m.out" >"$work/m.txt"
+run "$TC" lint "$work/m.expect" "$work/m.txt"
+said=$(sed -n 's/.* the holes are \(.*\), and all .*/\1/p' "$work/o" | grep -o '{{[a-z]*}}' | tr -d '{}' | tr '\n' ' ')
+listed=$(awk -F '\t' '!/^#/ { printf "%s ", $1 }' "$holes")
+[ -n "$said" ] && [ "$said" = "$listed" ] && rc=0 || rc=1
+result hole-types-list-is-tcheck "$rc" "tcheck says the holes are '$said', holes.tsv lists '$listed'"
+while IFS="$(printf '\t')" read -r ht hk hv ho; do
+    case $ht in '#'*) continue ;; esac
+    m "hole-types-list/$ht-value" "a {{$ht}} z" "a $hv z" 0
+    [ "$hk" = measured ] && m "hole-types-list/$ht-other" "a {{$ht:x}} z" "a $ho z" 0
+done <"$holes"
 
 # Device holes separated by little: a non-matching line stays cheap.
 printf '%s\n' '{{device}} {{device}} {{device}} {{device}} {{device}} x' >"$work/m.expect"
@@ -382,7 +412,7 @@ pair_tests() {
 
     # Every character of every literal line, changed: each variant fails
     # its line, checked in batches.
-    lits=$(awk '!/\{\{(ms|float|int|gpu|device)(:[a-z][a-z0-9_]*)?\}\}/ { printf "%d ", NR }' "$E")
+    lits=$(awk -v re="$hole_re" '$0 !~ re { printf "%d ", NR }' "$E")
     awk -v lits="$lits" '
         BEGIN { n = split(lits, a, " "); for (i = 1; i <= n; i++) lit[a[i]] = 1 }
         (FNR in lit) {
@@ -417,16 +447,17 @@ pair_tests() {
     "$TC" values "$E" "$pd/out" >"$pd/values"
     : >"$pd/numbers"
     : >"$pd/words"
+    of_kind measured "$pd/values" >"$pd/measured"
     awk -F '\t' -v d="$pd" '
         FILENAME == ARGV[1] { o[FNR] = $0; next }
-        $4 == "ms" || $4 == "float" || $4 == "int" {
-            new = $4 == "ms" ? "98765.4321" : $4 == "float" ? "-1.5e+07" : "-98765"
+        {
+            new = $6
             if ($5 == new) new = 7
             pre = substr(o[$1], 1, $2 - 1)
             post = substr(o[$1], $2 + $3)
             printf "%d\t%d:%d %s->%s\t%s%s%s\n", $1, $1, $2, $5, new, pre, new, post >(d "/numbers")
             printf "%d\t%d:%d\t%sfast%s\n", $1, $1, $2, pre, post >(d "/words")
-        }' "$pd/out" "$pd/values"
+        }' "$pd/out" "$pd/measured"
     nmeasured=$(wc -l <"$pd/numbers")
     bad_num=
     bad_word=
@@ -438,23 +469,21 @@ pair_tests() {
     fi
     bad_dev=
     bad_gpu=
-    while IFS="$(printf '\t')" read -r vl vc vn vk vv; do
-        case $vk in
-            device) new=CHANGED ;;
-            gpu) new="Other Card 9" ;;
-            *) continue ;;
-        esac
+    of_kind device "$pd/values" >"$pd/devices"
+    while IFS="$(printf '\t')" read -r vl vc vn vk vv new; do
         [ "$vv" = "$new" ] && new=7
         edit "$pd/out" "$vl" "$vc" "$vn" "$new" >"$pd/v"
         run "$TC" check "$E" "$D" "$pd/v" 0
-        if [ "$vk" = device ]; then
+        # the {{gpu}} value names the GPU: another one is a GPU with no
+        # transcript, which warns
+        if [ "$vk" != gpu ]; then
             if [ "$rc" -ne 1 ] || ! grep -q 'device line differs' "$work/o"; then
                 bad_dev="${bad_dev:+$bad_dev, }$vl:$vc (exit $rc)"
             fi
         elif [ "$rc" -ne 3 ] || ! grep -q "^PASS (warning: no transcript for $new" "$work/o"; then
             bad_gpu="${bad_gpu:+$bad_gpu, }$vl:$vc (exit $rc)"
         fi
-    done <"$pd/values"
+    done <"$pd/devices"
     result "$pn/measured-number-passes" "$([ -z "$bad_num" ] && echo 0 || echo 1)" "$bad_num"
     result "$pn/measured-word-fails" "$([ -z "$bad_word" ] && echo 0 || echo 1)" "words that passed: $bad_word"
     result "$pn/device-value-differs-fails" "$([ -z "$bad_dev" ] && echo 0 || echo 1)" "$bad_dev"
@@ -516,7 +545,7 @@ pair_tests() {
     [ "$rc" -eq 0 ] && cmp -s "$work/o" "$pd/norm" && rc=0 || rc=1
     result "$pn/pending-unchanged" "$rc" "tcheck pending changed the expectation of an identical output"
     first_lit=$(echo "$lits" | awk '{ print $1 }')
-    first_val=$(awk -F '\t' '$4 == "ms" || $4 == "float" || $4 == "int" { print; exit }' "$pd/values")
+    first_val=$(head -n 1 "$pd/measured")
     if [ -n "$first_lit" ]; then
         cp "$pd/out" "$pd/v"
         if [ -n "$first_val" ]; then
@@ -609,7 +638,7 @@ pc_tests() {
     # record: new measured values; nothing under evidence/ changes but the
     # pending transcript; accept puts it in place; all still checks.
     cp -R "$pr/ev" "$pr/ev.before"
-    first_val=$(awk -F '\t' '$4 == "ms" || $4 == "float" || $4 == "int" { print; exit }' "$work/pair/values")
+    first_val=$(head -n 1 "$work/pair/measured")
     cp "$pr/out" "$pr/new"
     if [ -n "$first_val" ]; then
         echo "$first_val" | {
@@ -643,9 +672,7 @@ pc_tests() {
 
 # holes_filled EXPECT: an output that fills every hole of EXPECT.
 holes_filled() {
-    sed -E -e 's/\{\{ms(:[a-z][a-z0-9_]*)?\}\}/1.25/g' -e 's/\{\{float(:[a-z][a-z0-9_]*)?\}\}/-2.5/g' \
-        -e 's/\{\{int(:[a-z][a-z0-9_]*)?\}\}/42/g' -e 's/\{\{gpu\}\}/Synthetic GPU/g' \
-        -e 's/\{\{device(:[a-z][a-z0-9_]*)?\}\}/7/g' "$1"
+    sed "$(awk -F '\t' '!/^#/ { printf "s/{{%s\\(:[a-z][a-z0-9_]*\\)\\?}}/%s/g;", $1, $3 }' "$holes")" "$1"
 }
 
 # book_pair NAME EXPECT TRANSCRIPT: what a recorded pair gets: the evidence
@@ -665,9 +692,9 @@ holes_pair() {
     hp=$(basename "$2" .expect)
     mkdir -p "$work/holes/$hp"
     holes_filled "$2" >"$work/holes.out"
-    header "$work/h" "$hp" "Synthetic GPU"
-    "$TP" transcript "$work/h" "$work/holes.out" >"$work/holes/$hp/synthetic-gpu.txt"
-    book_pair "$1" "$2" "$work/holes/$hp/synthetic-gpu.txt"
+    header "$work/h" "$hp" "$synthetic_gpu"
+    "$TP" transcript "$work/h" "$work/holes.out" >"$work/holes/$hp/$("$TP" slug "$synthetic_gpu").txt"
+    book_pair "$1" "$2" "$work/holes/$hp/$("$TP" slug "$synthetic_gpu").txt"
 }
 
 # The fixtures' pairs: transcripts made from their outputs. Their holes

@@ -954,22 +954,9 @@ profile: programs $(TCHECK) $(GPUINFO)
 	@$(PROGCHECK) --count record $(if $(strip $(PROG)),$(PROG),$(PROFILES))
 # Before anything moves, the book's claims are held to each pending
 # transcript in place of the recorded one: a claim it would break is named,
-# and nothing is accepted.
+# and nothing is accepted (tools/evidence/pending-claims.sh).
 accept: $(TCHECK) $(claims) $(LINES)
-	@mkdir -p $(B)/accept; trap 'rm -rf $(B)/accept' EXIT; replace=; \
-	for p in $(SELECTED); do \
-	  for t in evidence/$$p/*.txt.pending; do \
-	    [ -e "$$t" ] || continue; \
-	    e=evidence/$$p.expect; [ -e "$$e.pending" ] && e=$$e.pending; \
-	    g=$${t##*/}; g=$${g%.txt.pending}; v=$(B)/accept/$$p-$$g.tsv; \
-	    case $$g in *[!a-z0-9-]*|'') echo "$$t:1: a transcript is named for its GPU, in lowercase letters, digits and -" >&2; exit 1 ;; esac; \
-	    $(TCHECK) quotes "$$e" "$$t" > "$$v" || exit 1; \
-	    replace="$$replace --replace $$p $$g $$v"; \
-	  done; \
-	done; \
-	[ -z "$$replace" ] || $(claims) check $$replace $(B)/values $(LINES) > $(B)/accept/claims.out || \
-	  { grep '^FAIL' $(B)/accept/claims.out; \
-	    echo "make accept: the pending transcripts would break the claims above; nothing was accepted" >&2; exit 1; }
+	@tools/evidence/pending-claims.sh -t $(TCHECK) -c $(claims) -v $(B)/values $(foreach p,$(SELECTED),'$(p)') -- $(LINES)
 	@$(PROGCHECK) --count accept $(SELECTED)
 # Measured values against the transcript of this GPU model, then the
 # chapters' claims held to this run (claims yours: how many hold here, each

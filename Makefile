@@ -28,7 +28,7 @@
 #                                     NAME.run.code.md       transcripts)
 #   build/md/NAME.code.md, NAME.run.code.md --pandoc--> build/md/NAME.code.html
 #                                                  (highlighted, once a change)
-#   evidence/PROG.chart + PROG/GPU.txt --chart | gnuplot-->
+#   evidence/PROG.chart + build/values/PROG/GPU.tsv --chart | gnuplot-->
 #                    build/html/charts/PROG/GPU.svg, and its figure,
 #                    build/charts/PROG/GPU.md, which chapter-md places
 #   build/md/NAME.* --pandoc | chunk-links | heading-links--> build/html/NAME.html
@@ -708,17 +708,18 @@ $(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/
 $(B)/md/%.run.code.md: $(B)/md/%.run.md ;
 
 # A chart of the values a transcript recorded, drawn at build time: chart
-# finds them as evidence/PROG.chart says and writes a gnuplot script and the
-# figure's Markdown; gnuplot draws the SVG.
-$(B)/charts/%.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< > $@.tmp \
-	  && mv -f $@.tmp $@
-$(B)/charts/%.narrow.gp: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) narrow evidence/$(*D).chart $< > $@.tmp \
-	  && mv -f $@.tmp $@
-$(B)/charts/%.md: evidence/%.txt evidence/$$(*D).chart $(chart)
-	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< charts/$*.svg \
-	  charts/$*.narrow.svg > $@.tmp && mv -f $@.tmp $@
+# reads the named holes evidence/PROG.chart names from the transcript's
+# values file (its GPU and date from the transcript) and writes a gnuplot
+# script and the figure's Markdown; gnuplot draws the SVG.
+$(B)/charts/%.gp: evidence/%.txt $(B)/values/%.tsv evidence/$$(*D).chart $(chart)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) gnuplot evidence/$(*D).chart $< $(B)/values/$*.tsv \
+	  > $@.tmp && mv -f $@.tmp $@
+$(B)/charts/%.narrow.gp: evidence/%.txt $(B)/values/%.tsv evidence/$$(*D).chart $(chart)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) narrow evidence/$(*D).chart $< $(B)/values/$*.tsv \
+	  > $@.tmp && mv -f $@.tmp $@
+$(B)/charts/%.md: evidence/%.txt $(B)/values/%.tsv evidence/$$(*D).chart $(chart)
+	$(Q)$(TRAP)mkdir -p $(@D) && $(chart) figure evidence/$(*D).chart $< $(B)/values/$*.tsv \
+	  charts/$*.svg charts/$*.narrow.svg > $@.tmp && mv -f $@.tmp $@
 $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 	$(call say,CHART,$@)
 	$(Q)$(TRAP)mkdir -p $(@D) && gnuplot $< > $@.tmp && mv -f $@.tmp $@
@@ -982,22 +983,9 @@ profile: programs $(TCHECK) $(GPUINFO)
 	@$(PROGCHECK) --count record $(if $(strip $(PROG)),$(PROG),$(PROFILES))
 # Before anything moves, the book's claims are held to each pending
 # transcript in place of the recorded one: a claim it would break is named,
-# and nothing is accepted.
+# and nothing is accepted (tools/evidence/pending-claims.sh).
 accept: $(TCHECK) $(claims) $(LINES)
-	@mkdir -p $(B)/accept; trap 'rm -rf $(B)/accept' EXIT; replace=; \
-	for p in $(SELECTED); do \
-	  for t in evidence/$$p/*.txt.pending; do \
-	    [ -e "$$t" ] || continue; \
-	    e=evidence/$$p.expect; [ -e "$$e.pending" ] && e=$$e.pending; \
-	    g=$${t##*/}; g=$${g%.txt.pending}; v=$(B)/accept/$$p-$$g.tsv; \
-	    case $$g in *[!a-z0-9-]*|'') echo "$$t:1: a transcript is named for its GPU, in lowercase letters, digits and -" >&2; exit 1 ;; esac; \
-	    $(TCHECK) quotes "$$e" "$$t" > "$$v" || exit 1; \
-	    replace="$$replace --replace $$p $$g $$v"; \
-	  done; \
-	done; \
-	[ -z "$$replace" ] || $(claims) check $$replace $(B)/values $(LINES) > $(B)/accept/claims.out || \
-	  { grep '^FAIL' $(B)/accept/claims.out; \
-	    echo "make accept: the pending transcripts would break the claims above; nothing was accepted" >&2; exit 1; }
+	@tools/evidence/pending-claims.sh -t $(TCHECK) -c $(claims) -v $(B)/values $(foreach p,$(SELECTED),'$(p)') -- $(LINES)
 	@$(PROGCHECK) --count accept $(SELECTED)
 # Measured values against the transcript of this GPU model, then the
 # chapters' claims held to this run (claims yours: how many hold here, each

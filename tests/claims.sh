@@ -247,6 +247,53 @@ printf 'copy_ms 2.5\n' >bad/quotes/alpha-gpu.tsv
 "$tmp/claims" check bad quotes.lines >"$tmp/out" 2>&1
 check "claims: a malformed values line is named at its line" \
     eval '[ "$(cat "$tmp/out")" = "bad/quotes/alpha-gpu.tsv:1: want NAME<TAB>VALUE<TAB>SOURCE, NAME being [a-z][a-z0-9_]*" ]'
+
+# make accept's gate, tools/evidence/pending-claims.sh: each pending
+# transcript's values stand in for the recorded ones while the claims are
+# checked; a claim one would break is named, and the gate says no.
+tc=${B%/}/tools/tcheck
+case $tc in /*) ;; *) tc=$root/$tc ;; esac
+mkdir -p evidence/quotes
+printf 'copy {{ms:copy_ms}} ms\nscan {{ms:scan_ms}} ms\nshare {{float:share}}\n' >evidence/quotes.expect
+# pending FILE OUTPUT: a transcript of quotes on beta-gpu with this output.
+pending() {
+    printf '%s\n' 'program: quotes' 'date: 2026-01-31T12:00:00Z' 'gpu: Beta GPU' \
+        'compute capability: 9.0' 'sms: 132' 'driver: 580.00 (CUDA 13.0)' 'runtime: 13.0' \
+        'nvcc: release 13.0, V13.0.88' 'compile: nvcc -o quotes quotes.cu' 'commit: 0123abc' >header
+    printf '%s' "$2" >output
+    "$tc" transcript header output >"$1"
+}
+gate() {
+    "$root/tools/evidence/pending-claims.sh" -t "$tc" -c "$tmp/claims" -v good quotes -- quotes.lines \
+        >"$tmp/out" 2>&1
+    rc=$?
+}
+gate
+check "claims: make accept's gate passes where nothing is pending" eval '[ $rc -eq 0 ] && [ ! -s "$tmp/out" ]'
+pending evidence/quotes/beta-gpu.txt.pending $'copy 4 ms\nscan 4.5 ms\nshare 0.99\n'
+gate
+check "claims: make accept's gate passes pending values that keep every claim" \
+    eval '[ $rc -eq 0 ] && [ ! -s "$tmp/out" ]'
+pending evidence/quotes/beta-gpu.txt.pending $'copy 4 ms\nscan 3.5 ms\nshare 0.99\n'
+gate
+check "claims: make accept's gate names the claim pending values break, and says nothing is accepted" \
+    eval '[ $rc -eq 1 ] && diff - "$tmp/out" <<EOF
+FAIL claim chapters/quotes.nw:7 on beta-gpu: quotes.scan_ms > quotes.copy_ms (3.5 > 4 is false)
+make accept: the pending transcripts would break the claims above; nothing was accepted
+EOF'
+printf 'copy time {{ms:copy_ms}} ms\nscan {{ms:scan_ms}} ms\nshare {{float:share}}\n' >evidence/quotes.expect.pending
+pending evidence/quotes/beta-gpu.txt.pending $'copy time 4 ms\nscan 4.5 ms\nshare 0.99\n'
+gate
+check "claims: make accept's gate reads pending values by the pending expectation" \
+    eval '[ $rc -eq 0 ] && [ ! -s "$tmp/out" ]'
+rm evidence/quotes.expect.pending
+gate
+check "claims: make accept's gate stops at a pending transcript that does not fit its expectation" \
+    eval '[ $rc -eq 1 ] && has "evidence/quotes/beta-gpu.txt.pending:" && ! has "FAIL claim"'
+mv evidence/quotes/beta-gpu.txt.pending evidence/quotes/Beta_GPU.txt.pending
+gate
+check "claims: make accept's gate names a pending transcript not named for its GPU" \
+    eval '[ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "evidence/quotes/Beta_GPU.txt.pending:1: a transcript is named for its GPU, in lowercase letters, digits and -" ]'
 cd "$root" || exit
 
 exit $failed

@@ -288,32 +288,58 @@ else
 fi
 
 # chart, on every chart spec, against a transcript made from the
-# program's expectation (every hole filled), and on specs that are wrong.
+# program's expectation (every hole filled with its type's value from
+# tests/tcheck/holes.tsv, the list of hole types) and the values file of
+# its named holes, and on specs that are wrong.
+holes=tests/tcheck/holes.tsv
+fill=$(awk -F '\t' '!/^#/ { printf "s/{{%s\\(:[a-z0-9_]*\\)\\?}}/%s/g;", $1, $3 }' "$holes")
 for spec in evidence/*.chart; do
     [ -e "$spec" ] || continue
     p=$(basename "$spec" .chart)
     { printf 'program: %s\ngpu: A "quoted" <GPU> & co\ndate: today\n--- output ---\n' "$p"
-      sed 's/{{\(ms\|float\):[a-z0-9_]*}}/2.5/g; s/{{\(int\|device\):[a-z0-9_]*}}/3/g; s/{{gpu}}/Test GPU/g; s/{{device}}/1/g; s/{{ms}}/1.25/g; s/{{float}}/2.5/g; s/{{int}}/3/g' \
-          "evidence/$p.expect"; } >"$gen/$p.txt"
-    if "$asan/chart" gnuplot "$spec" "$gen/$p.txt" >"$gen/$p.gp" 2>"$gen/err" &&
-       "$asan/chart" narrow "$spec" "$gen/$p.txt" >"$gen/$p.narrow.gp" 2>>"$gen/err" &&
-       "$asan/chart" figure "$spec" "$gen/$p.txt" "charts/$p/x.svg" "charts/$p/x.narrow.svg" \
+      sed "$fill" "evidence/$p.expect"; } >"$gen/$p.txt"
+    mkdir -p "$gen/values/$p"
+    v=$gen/values/$p/test-gpu.tsv
+    awk -F '\t' 'NR == FNR { if (!/^#/) value[$1] = $3; next }
+        { s = $0
+          while (match(s, /[{][{][a-z]+:[a-z][a-z0-9_]*[}][}]/)) {
+              split(substr(s, RSTART + 2, RLENGTH - 4), h, ":")
+              printf "%s\t%s\t%s:%d\n", h[2], value[h[1]], FILENAME, FNR
+              s = substr(s, RSTART + RLENGTH)
+          } }' "$holes" "evidence/$p.expect" >"$v"
+    if "$asan/chart" gnuplot "$spec" "$gen/$p.txt" "$v" >"$gen/$p.gp" 2>"$gen/err" &&
+       "$asan/chart" narrow "$spec" "$gen/$p.txt" "$v" >"$gen/$p.narrow.gp" 2>>"$gen/err" &&
+       "$asan/chart" figure "$spec" "$gen/$p.txt" "$v" "charts/$p/x.svg" "charts/$p/x.narrow.svg" \
            >/dev/null 2>>"$gen/err"; then
         pass "sanitized chart on $spec"
     else
         fail "sanitized chart on $spec" "$(head -3 "$gen/err" | tr '\n' ' ')"
     fi
 done
-printf 'title  A "title" with \\ and <svg>\nbar 2 no such row\n' >"$gen/bad.chart"
+# A bar names a named hole: a name the values lack, a value that is text
+# and a bar of the form before names are each one line at the spec's line,
+# with the fix.
 printf 'gpu: G\n--- output ---\nsome row 1 2\n' >"$gen/bad.txt"
-got=$("$asan/chart" gnuplot "$gen/bad.chart" "$gen/bad.txt" 2>&1 >/dev/null)
-if [ "$got" = "$gen/bad.chart:2: no output line of $gen/bad.txt begins with \"no such row\"" ]; then
-    pass "chart names the spec line of a row the transcript lacks"
-else
-    fail "chart names the spec line of a row the transcript lacks" "said '$got'"
-fi
-printf 'title  A "title" with \\ and <svg>\nbar 2 some row\n' >"$gen/ok.chart"
-"$asan/chart" gnuplot "$gen/ok.chart" "$gen/bad.txt" >"$gen/ok.gp" 2>"$gen/err"
+mkdir -p "$gen/values/bad"
+printf 'some_row\t2\tevidence/bad/g.txt:1\nother_row\t5\tevidence/bad/g.txt:2\nsome_name\tG X1\tevidence/bad/g.txt:3\n' \
+    >"$gen/values/bad/g.tsv"
+bad_chart() { # NAME BAR WANT
+    printf 'title  T\n%s\n' "$2" >"$gen/bad.chart"
+    got=$("$asan/chart" gnuplot "$gen/bad.chart" "$gen/bad.txt" "$gen/values/bad/g.tsv" 2>&1 >/dev/null)
+    if [ "$got" = "$gen/bad.chart:2: $3" ]; then
+        pass "$1"
+    else
+        fail "$1" "said '$got'"
+    fi
+}
+bad_chart "chart names the spec line of a hole name the values lack, and the nearest" "bar some_rov a row" \
+    "no value named some_rov in $gen/values/bad/g.tsv: name a hole of evidence/bad.expect by its name, NAME of {{float:NAME}}; did you mean some_row?"
+bad_chart "chart names the spec line of a hole whose value is text" "ref some_name a row" \
+    "some_name is G X1 (evidence/bad/g.txt:3): a bar is a number from zero; name a measured hole, {{ms}}, {{float}} or {{int}}"
+bad_chart "chart says what a bar of the form before names wants" "bar 2 some row" \
+    "bar wants the name of a hole of the program's expectation and the text the chart gives its bar, e.g. \"bar copy_gbs copy, no scan\" for {{float:copy_gbs}}"
+printf 'title  A "title" with \\ and <svg>\nbar some_row some row\n' >"$gen/ok.chart"
+"$asan/chart" gnuplot "$gen/ok.chart" "$gen/bad.txt" "$gen/values/bad/g.tsv" >"$gen/ok.gp" 2>"$gen/err"
 if grep -q '^set label 1 "A \\"title\\" with \\\\ and <svg>" at ' "$gen/ok.gp" &&
    grep -qx '0 2 0 2' "$gen/ok.gp"; then
     pass "chart quotes text for gnuplot and draws only the recorded value"
@@ -323,9 +349,9 @@ fi
 # The narrow chart: a title longer than a line is broken at blanks into
 # labels of their own, every row's name is a label over its bar, and no
 # text is set smaller than 12 points.
-printf 'title  %s\nbar 2 some row | a row of its own name\n' \
+printf 'title  %s\nbar some_row a row of its own name\n' \
     "A title long enough to need two lines on a phone" >"$gen/long.chart"
-"$asan/chart" narrow "$gen/long.chart" "$gen/bad.txt" >"$gen/long.gp" 2>"$gen/err"
+"$asan/chart" narrow "$gen/long.chart" "$gen/bad.txt" "$gen/values/bad/g.tsv" >"$gen/long.gp" 2>"$gen/err"
 if grep -q '^set terminal svg size 380,' "$gen/long.gp" &&
    grep -q '^set label 1 "A title long enough to need two lines on" at screen' "$gen/long.gp" &&
    grep -q '^set label 2 "a phone" at screen' "$gen/long.gp" &&
@@ -339,7 +365,7 @@ else
 fi
 # The figure: a picture whose narrow source is for a phone's screen, the
 # caption escaped for HTML as the image's text and under it.
-"$asan/chart" figure "$gen/ok.chart" "$gen/bad.txt" "charts/p/G.svg" "charts/p/G.narrow.svg" \
+"$asan/chart" figure "$gen/ok.chart" "$gen/bad.txt" "$gen/values/bad/g.tsv" "charts/p/G.svg" "charts/p/G.narrow.svg" \
     >"$gen/fig.md" 2>"$gen/err"
 if grep -qx '```{=html}' "$gen/fig.md" &&
    grep -q '<source media="screen and (max-width: 45.99rem)" srcset="charts/p/G.narrow.svg">' "$gen/fig.md" &&
@@ -350,22 +376,15 @@ else
     fail "chart figure is a picture with the narrow chart for a phone, its caption escaped" \
         "$(head -2 "$gen/err" | tr '\n' ' ') $(head -5 "$gen/fig.md" | tr '\n' ' ')"
 fi
-# In a group, "bar N | LABEL" reads the group's own line; outside one it
-# names no row.
-printf 'title  T\ngroup  some row\nref    1 | first\nbar    2 | second\n' >"$gen/own.chart"
-"$asan/chart" gnuplot "$gen/own.chart" "$gen/bad.txt" >"$gen/own.gp" 2>"$gen/err"
-if grep -q '"first" 1, "second" 2' "$gen/own.gp" && grep -qx '1 1 1 1' "$gen/own.gp" &&
-   grep -qx '2 2 0 2' "$gen/own.gp"; then
-    pass "chart draws a group's own line as its bars"
+# A group's rows are drawn under its heading, a row of the chart with no
+# bar of its own.
+printf 'title  T\ngroup  some rows\nref    some_row first\nbar    other_row second\n' >"$gen/own.chart"
+"$asan/chart" gnuplot "$gen/own.chart" "$gen/bad.txt" "$gen/values/bad/g.tsv" >"$gen/own.gp" 2>"$gen/err"
+if grep -q '"" 0, "first" 1, "second" 2' "$gen/own.gp" && grep -qx '1 2 1 2' "$gen/own.gp" &&
+   grep -qx '2 5 0 5' "$gen/own.gp" && grep -q '^set label 3 "some rows" at screen 0.02, first 0 ' "$gen/own.gp"; then
+    pass "chart draws a group's rows under its heading"
 else
-    fail "chart draws a group's own line as its bars" "$(head -2 "$gen/err" | tr '\n' ' ')"
-fi
-printf 'title  T\nbar    2 | second\n' >"$gen/own.chart"
-got=$("$asan/chart" gnuplot "$gen/own.chart" "$gen/bad.txt" 2>&1 >/dev/null)
-if [ "$got" = "$gen/own.chart:2: bar: names no row" ]; then
-    pass "chart rejects a bar with a label and no row outside a group"
-else
-    fail "chart rejects a bar with a label and no row outside a group" "said '$got'"
+    fail "chart draws a group's rows under its heading" "$(head -2 "$gen/err" | tr '\n' ' ')"
 fi
 # chunk-links finds an id used twice on the page wherever pandoc broke
 # the line in its tag.

@@ -92,42 +92,13 @@ static void report(struct lint *l, long line, const char *fmt, ...) {
     fputc('\n', stderr);
 }
 
-static size_t min3(size_t a, size_t b, size_t c) {
-    size_t m = a < b ? a : b;
-    return m < c ? m : c;
-}
-
-/* Edit distance, for "did you mean". Names longer than 255 bytes are not
- * compared. */
-static size_t distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 255 || lb > 255) {
-        return (size_t)-1;
-    }
-    size_t row[256];
-    for (size_t j = 0; j <= lb; ++j) {
-        row[j] = j;
-    }
-    for (size_t i = 1; i <= la; ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; ++j) {
-            size_t up = row[j];
-            row[j] = min3(row[j] + 1, row[j - 1] + 1,
-                          diag + (a[i - 1] != b[j - 1]));
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 static const char *closest_defn(const struct nw_doc *doc, const char *name) {
     const char *best = NULL;
     size_t best_d = 4;
     for (size_t i = 0; i < doc->n; ++i) {
         const struct nw_chunk *c = &doc->chunks[i];
         if (c->is_code && c->name) {
-            size_t d = distance(name, c->name);
+            size_t d = nw_edit_distance(name, c->name);
             if (d < best_d) {
                 best_d = d;
                 best = c->name;

@@ -1,13 +1,13 @@
 /* chart: a chart of the values a transcript recorded.
  *
  * Usage:
- *   chart gnuplot SPEC TRANSCRIPT > chart.gp      a gnuplot script that
- *                                                 writes the SVG to stdout
- *   chart narrow SPEC TRANSCRIPT > narrow.gp      the same chart laid out
- *                                                 for a phone
- *   chart figure SPEC TRANSCRIPT IMAGE NARROW > fig.md
- *                                                 the chart as a figure of
- *                                                 the page
+ *   chart gnuplot SPEC TRANSCRIPT VALUES > chart.gp
+ *                                   a gnuplot script that writes the SVG
+ *                                   to stdout
+ *   chart narrow SPEC TRANSCRIPT VALUES > narrow.gp
+ *                                   the same chart laid out for a phone
+ *   chart figure SPEC TRANSCRIPT VALUES IMAGE NARROW > fig.md
+ *                                   the chart as a figure of the page
  *
  * The wide chart names each row left of its bar; the narrow one, drawn
  * kNarrowWidth pixels wide to be shown at about that width, puts the name
@@ -23,29 +23,22 @@
  *   unit   TEXT       the unit of the values, under the axis
  *   better higher|lower
  *                     which way is better, said under the title
- *   from   TEXT       rows are looked for from the first output line that
- *                     begins with TEXT on (for a table whose row names also
- *                     appear in an earlier table)
- *   group  TEXT       the rows that follow are lines that begin with TEXT and
- *                     then their own text, drawn under the heading TEXT
- *   bar    N TEXT     a bar: the Nth number on the output line that begins
- *                     with TEXT, counted after TEXT
- *   ref    N TEXT     the same, drawn as a reference: a bar of its own
+ *   group  TEXT       the rows that follow are drawn under the heading TEXT
+ *   bar    NAME TEXT  a bar named TEXT on the chart: the value of the
+ *                     named hole NAME, {{float:NAME}} in
+ *                     evidence/PROG.expect, as the prose quotes it
+ *                     (PROG.NAME)
+ *   ref    NAME TEXT  the same, drawn as a reference: a bar of its own
  *                     colour and a dashed line across its group
  *
- * A bar or ref line may end in " | LABEL": the row is found by its TEXT and
- * named LABEL on the chart. In a group, "bar N | LABEL" with no TEXT reads
- * the group's own line: one line's numbers as the group's bars.
+ * Text has its runs of blanks taken as one blank.
  *
- * Text is matched with runs of blanks taken as one blank, so a row is named
- * as the program prints it, without its column padding. A number is a blank-
- * separated token such as 12.5, -3 or 1e-05, with at most a trailing ',',
- * ';', ':', '%', ')' or 'x'.
- *
- * TRANSCRIPT is evidence/PROG/GPU.txt: header lines ("gpu: ...", "date:
- * ..."), the line "--- output ---", then the output. Only values found in
- * the output are drawn, each labelled with its text as recorded; a row the
- * output lacks is an error, reported at the line of SPEC that names it.
+ * TRANSCRIPT is evidence/PROG/GPU.txt, whose header gives the chart its GPU
+ * and date (read with tcheck's reader, transcript.h); VALUES is its values
+ * file, build/values/PROG/GPU.tsv (read with tools/lib/quote.h): the
+ * named holes' values, each drawn with its text as recorded. A name the
+ * values file lacks, or whose value is not a number from zero, is an error
+ * at the line of SPEC that names it.
  *
  * Every string reaches gnuplot as a double-quoted string with its
  * backslashes and quotes escaped, in noenhanced mode, and gnuplot escapes
@@ -53,12 +46,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "escape.h"
-#include "util.h"
+#include "names.h"
+#include "quote.h"
 #include "transcript.h"
+#include "util.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -85,19 +78,16 @@ enum row_kind { ROW_BAR, ROW_REF, ROW_GROUP };
 struct row {
     enum row_kind kind;
     char label[kMaxText];  /* what the chart says */
-    char match[kMaxText];  /* the start of the output line, normalised */
-    int nth;
+    char name[kMaxText];   /* the named hole whose value it draws */
     long spec_line;
-    char value[64];        /* the number as recorded */
+    const char *value;     /* the number as recorded (of the values read) */
     double v;
 };
 
 struct spec {
     const char *path;
-    char title[kMaxText], unit[kMaxText], from[kMaxText];
-    char group[kMaxText]; /* the group the rows read now are in */
+    char title[kMaxText], unit[kMaxText];
     char better; /* 'h' higher, 'l' lower, 0 unsaid */
-    long from_line;
     struct row rows[kMaxRows];
     int n;
 };
@@ -148,49 +138,45 @@ static struct row *new_row(struct spec *sp, long no) {
     return r;
 }
 
-/* bar N TEXT [| LABEL] and ref N TEXT [| LABEL]: a row found by TEXT
- * (after the group's text), its Nth number drawn. */
+/* A hole's name, as an expectation spells it: [a-z][a-z0-9_]*. */
+static int is_hole_name(const char *s, size_t n) {
+    if (n == 0 || *s < 'a' || *s > 'z') {
+        return 0;
+    }
+    for (size_t i = 1; i < n; ++i) {
+        if (!(islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) ||
+              s[i] == '_')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* bar NAME TEXT and ref NAME TEXT: the value of the named hole NAME, drawn
+ * as TEXT. */
 static int parse_row(struct spec *sp, const char *key, char *rest, long no) {
-    char *end = NULL;
-    errno = 0;
-    long nth = strtol(rest, &end, 10);
-    if (errno != 0 || end == rest || nth < 1 || nth > 100 ||
-        (*end != ' ' && *end != '\t')) {
-        return spec_error(sp, no, key,
-                          ": wants a number N from 1 and a row, "
-                          "e.g. \"bar 3 blelloch, plain\"");
-    }
-    rest = end + strspn(end, " \t");
-    /* "TEXT | LABEL": the row is found by TEXT, drawn as LABEL; in a
-     * group, "| LABEL" alone is the group's own line. */
-    char *bar = strncmp(rest, "| ", 2) == 0 ? rest - 1 : strstr(rest, " | ");
-    char label[kMaxText] = "", text[kMaxText] = "";
-    if (bar != NULL) {
-        normalise(bar + 3, strlen(bar + 3), label, sizeof label);
-        *(bar == rest - 1 ? rest : bar) = '\0';
-    }
-    normalise(rest, strlen(rest), text, sizeof text);
-    if (text[0] == '\0' && (sp->group[0] == '\0' || label[0] == '\0')) {
-        return spec_error(sp, no, key, ": names no row");
+    size_t n = strcspn(rest, " \t");
+    char text[kMaxText];
+    normalise(rest + n, strlen(rest + n), text, sizeof text);
+    if (!is_hole_name(rest, n) || text[0] == '\0') {
+        nw_error(sp->path, no,
+                 "%s wants the name of a hole of the program's expectation "
+                 "and the text the chart gives its bar, e.g. \"%s copy_gbs "
+                 "copy, no scan\" for {{float:copy_gbs}}",
+                 key, key);
+        return -1;
     }
     struct row *r = new_row(sp, no);
     if (r == NULL) {
         return -1;
     }
     r->kind = key[0] == 'b' ? ROW_BAR : ROW_REF;
-    snprintf(r->label, sizeof r->label, "%s", label[0] ? label : text);
-    size_t gl = strlen(sp->group);
-    if (gl + 1 + strlen(text) + 1 > sizeof r->match) {
-        return spec_error(sp, no, "the text is too long", NULL);
-    }
-    memcpy(r->match, sp->group, gl);
-    r->match[gl] = ' ';
-    memcpy(r->match + (gl && text[0] ? gl + 1 : gl), text, strlen(text) + 1);
-    r->nth = (int)nth;
+    snprintf(r->name, sizeof r->name, "%.*s", (int)n, rest);
+    snprintf(r->label, sizeof r->label, "%s", text);
     return 0;
 }
 
-/* group TEXT: the rows after it begin with TEXT, under its heading. */
+/* group TEXT: the rows after it, under its heading. */
 static int parse_group(struct spec *sp, const char *key, char *rest,
                        long no) {
     (void)key;
@@ -203,19 +189,16 @@ static int parse_group(struct spec *sp, const char *key, char *rest,
     if (r == NULL) {
         return -1;
     }
-    snprintf(sp->group, sizeof sp->group, "%s", text);
     r->kind = ROW_GROUP;
     snprintf(r->label, sizeof r->label, "%s", text);
     return 0;
 }
 
-/* title, unit, from: a text of the chart's. */
+/* title, unit: a text of the chart's. */
 static int parse_text(struct spec *sp, const char *key, char *rest, long no) {
-    char *to = key[0] == 't' ? sp->title : key[0] == 'u' ? sp->unit : sp->from;
-    normalise(rest, strlen(rest), to, kMaxText);
-    if (key[0] == 'f') {
-        sp->from_line = no;
-    }
+    (void)no;
+    normalise(rest, strlen(rest), key[0] == 't' ? sp->title : sp->unit,
+              kMaxText);
     return 0;
 }
 
@@ -237,9 +220,8 @@ static const struct directive {
     const char *name;
     int (*parse)(struct spec *sp, const char *key, char *rest, long no);
 } kDirectives[] = {
-    {"title", parse_text}, {"unit", parse_text},   {"from", parse_text},
-    {"better", parse_better}, {"group", parse_group}, {"bar", parse_row},
-    {"ref", parse_row},
+    {"title", parse_text},    {"unit", parse_text},  {"better", parse_better},
+    {"group", parse_group},   {"bar", parse_row},    {"ref", parse_row},
 };
 
 /* One line of the spec, numbered no. */
@@ -310,23 +292,12 @@ static int read_spec(const char *path, struct spec *sp) {
 
 /* ------------------------------------------------------------------ */
 
-/* What the chart draws from: a transcript's GPU, date and output, read
- * with tcheck's reader (tools/evidence/transcript.h), each line
+/* What the chart says of its transcript: the GPU and the date of its
+ * header, read with tcheck's reader (tools/evidence/transcript.h),
  * normalised. */
 struct recording {
     char gpu[kMaxText], date[kMaxText];
-    char **lines; /* the output, one normalised line each */
-    long *lineno; /* their line numbers in the file */
-    size_t n;
 };
-
-static void free_recording(struct recording *t) {
-    for (size_t i = 0; i < t->n; ++i) {
-        free(t->lines[i]);
-    }
-    free(t->lines);
-    free(t->lineno);
-}
 
 /* A header value, normalised; "" where it is missing. */
 static void header_text(const struct transcript *tr, const char *key,
@@ -342,96 +313,51 @@ static int read_recording(const char *path, struct recording *t) {
     if (tr == NULL) {
         return -1;
     }
-    t->n = transcript_lines(tr);
-    t->lines = nw_xrealloc(NULL, (t->n ? t->n : 1) * sizeof *t->lines);
-    t->lineno = nw_xrealloc(NULL, (t->n ? t->n : 1) * sizeof *t->lineno);
-    int status = 0;
-    for (size_t i = 0; i < t->n; ++i) {
-        size_t len;
-        const char *line = transcript_line(tr, i, &len, &t->lineno[i]);
-        t->lines[i] = nw_xrealloc(NULL, len + 1);
-        normalise(line, len, t->lines[i], len + 1);
-        if (status == 0 && memchr(line, '\0', len) != NULL) {
-            nw_error(path, t->lineno[i], "a NUL byte; a transcript is text");
-            status = -1;
-        }
-    }
     header_text(tr, "gpu", t->gpu, sizeof t->gpu);
     header_text(tr, "date", t->date, sizeof t->date);
     if (!printable(t->gpu) || !printable(t->date)) {
         t->gpu[0] = t->date[0] = '\0';
     }
     transcript_free(tr);
-    return status;
+    return 0;
 }
 
-/* Does the normalised line begin with text, as whole words? */
-static int begins(const char *line, const char *text) {
-    size_t n = strlen(text);
-    return strncmp(line, text, n) == 0 && (line[n] == ' ' || line[n] == '\0');
+/* PROG of evidence/PROG.chart and GPU of build/values/PROG/GPU.tsv, the
+ * names the values read are filed under, into out (size bytes). */
+static void base_name(const char *path, const char *suffix, char *out,
+                      size_t size) {
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b), k = strlen(suffix);
+    if (n > k && strcmp(b + n - k, suffix) == 0) {
+        n -= k;
+    }
+    snprintf(out, size, "%.*s", (int)n, b);
 }
 
-/* Is the token s[0..n) a number, with at most one trailing mark? Copies
- * the number's text to out. */
-static int number_token(const char *s, size_t n, char *out, size_t size,
-                        double *v) {
-    while (n > 1 && strchr(",;:%)x", s[n - 1]) != NULL) {
-        --n;
-        break;
-    }
-    size_t i = 0;
-    if (i < n && (s[i] == '-' || s[i] == '+')) {
-        ++i;
-    }
-    size_t digits = 0;
-    while (i < n && isdigit((unsigned char)s[i])) {
-        ++i, ++digits;
-    }
-    if (i < n && s[i] == '.') {
-        ++i;
-        while (i < n && isdigit((unsigned char)s[i])) {
-            ++i, ++digits;
+/* The name of vs closest to name, for "did you mean"; NULL where none is
+ * within three edits. */
+static const char *closest(const struct nw_values *vs, const char *name) {
+    const char *best = NULL;
+    size_t best_d = 4;
+    for (size_t i = 0; i < vs->n; ++i) {
+        size_t d = nw_edit_distance(name, vs->v[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = vs->v[i].name;
         }
     }
-    if (digits == 0) {
-        return 0;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        size_t j = i + 1;
-        if (j < n && (s[j] == '-' || s[j] == '+')) {
-            ++j;
-        }
-        size_t ed = 0;
-        while (j < n && isdigit((unsigned char)s[j])) {
-            ++j, ++ed;
-        }
-        if (ed == 0) {
-            return 0;
-        }
-        i = j;
-    }
-    if (i != n || n + 1 > size) {
-        return 0;
-    }
-    memcpy(out, s, n);
-    out[n] = '\0';
-    errno = 0;
-    *v = strtod(out, NULL);
-    return errno == 0 && isfinite(*v);
+    return best;
 }
 
-static int find_values(struct spec *sp, const struct recording *t,
-                       const char *tpath) {
-    size_t start = 0;
-    if (sp->from[0] != '\0') {
-        while (start < t->n && !begins(t->lines[start], sp->from)) {
-            ++start;
-        }
-        if (start == t->n) {
-            nw_error(sp->path, sp->from_line,
-                     "no output line of %s begins with \"%s\"", tpath, sp->from);
-            return -1;
-        }
+/* Each row's value: the named hole's, from the values file at path. */
+static int find_values(struct spec *sp, const char *path,
+                       struct nw_values *vs) {
+    char prog[kMaxText], gpu[kMaxText];
+    base_name(sp->path, ".chart", prog, sizeof prog);
+    base_name(path, ".tsv", gpu, sizeof gpu);
+    if (nw_values_read(vs, path, prog, gpu) != 0) {
+        return -1;
     }
     int status = 0;
     for (int r = 0; r < sp->n; ++r) {
@@ -439,42 +365,29 @@ static int find_values(struct spec *sp, const struct recording *t,
         if (row->kind == ROW_GROUP) {
             continue;
         }
-        size_t i = start;
-        while (i < t->n && !begins(t->lines[i], row->match)) {
-            ++i;
-        }
-        if (i == t->n) {
+        const struct nw_value *v = nw_values_find(vs, prog, row->name, gpu);
+        if (v == NULL) {
+            const char *near = closest(vs, row->name);
             nw_error(sp->path, row->spec_line,
-                     "no output line of %s begins with \"%s\"", tpath, row->match);
+                     "no value named %s in %s: name a hole of "
+                     "evidence/%s.expect by its name, NAME of "
+                     "{{float:NAME}}%s%s%s",
+                     row->name, path, prog, near ? "; did you mean " : "",
+                     near ? near : "", near ? "?" : "");
             status = -1;
-            continue;
-        }
-        const char *p = t->lines[i] + strlen(row->match);
-        int seen = 0, found = 0;
-        while (*p && !found) {
-            p += strspn(p, " ");
-            size_t len = strcspn(p, " ");
-            if (len > 0 && number_token(p, len, row->value, sizeof row->value,
-                                        &row->v) && ++seen == row->nth) {
-                found = 1;
-            }
-            p += len;
-        }
-        if (!found) {
+        } else if (!v->finite || v->v < 0) {
             nw_error(sp->path, row->spec_line,
-                     "%s:%ld has %d number%s after \"%s\", not %d", tpath,
-                     t->lineno[i], seen, seen == 1 ? "" : "s", row->match, row->nth);
+                     "%s is %s (%s): a bar is a number from zero; name a "
+                     "measured hole, {{ms}}, {{float}} or {{int}}",
+                     row->name, v->text, v->source);
             status = -1;
-        } else if (row->v < 0) {
-            nw_error(sp->path, row->spec_line, "%s:%ld: a bar of %s: bars start at zero",
-                     tpath, t->lineno[i], row->value);
-            status = -1;
+        } else {
+            row->value = v->text;
+            row->v = v->v;
         }
     }
     return status;
 }
-
-/* ------------------------------------------------------------------ */
 
 static void subtitle(const struct spec *sp, const struct recording *t,
                      char *out, size_t size) {
@@ -780,36 +693,34 @@ static void figure(const struct spec *sp, const struct recording *t,
 }
 
 int main(int argc, char **argv) {
-    int gp = argc == 4 && strcmp(argv[1], "gnuplot") == 0;
-    int nar = argc == 4 && strcmp(argv[1], "narrow") == 0;
-    int fig = argc == 6 && strcmp(argv[1], "figure") == 0;
+    int gp = argc == 5 && strcmp(argv[1], "gnuplot") == 0;
+    int nar = argc == 5 && strcmp(argv[1], "narrow") == 0;
+    int fig = argc == 7 && strcmp(argv[1], "figure") == 0;
     if (!gp && !nar && !fig) {
         fprintf(stderr,
-                "usage: %s gnuplot SPEC TRANSCRIPT > chart.gp\n"
-                "       %s narrow SPEC TRANSCRIPT > narrow.gp\n"
-                "       %s figure SPEC TRANSCRIPT IMAGE NARROW > figure.md\n",
+                "usage: %s gnuplot SPEC TRANSCRIPT VALUES > chart.gp\n"
+                "       %s narrow SPEC TRANSCRIPT VALUES > narrow.gp\n"
+                "       %s figure SPEC TRANSCRIPT VALUES IMAGE NARROW > "
+                "figure.md\n",
                 argv[0], argv[0], argv[0]);
         return 2;
     }
     struct spec sp;
     struct recording t;
-    if (read_spec(argv[2], &sp) != 0) {
+    if (read_spec(argv[2], &sp) != 0 || read_recording(argv[3], &t) != 0) {
         return 1;
     }
-    if (read_recording(argv[3], &t) != 0) {
-        free_recording(&t);
-        return 1;
-    }
-    int status = find_values(&sp, &t, argv[3]) != 0;
+    struct nw_values vs = {0};
+    int status = find_values(&sp, argv[4], &vs) != 0;
     if (status == 0) {
         if (gp) {
             gnuplot(&sp, &t);
         } else if (nar) {
             narrow(&sp, &t);
         } else {
-            figure(&sp, &t, argv[4], argv[5]);
+            figure(&sp, &t, argv[5], argv[6]);
         }
     }
-    free_recording(&t);
+    nw_values_free(&vs);
     return status | nw_flush_stdout("chart");
 }

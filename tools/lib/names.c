@@ -137,3 +137,30 @@ int nw_transcript_line_id(const char *source, char *out, size_t size) {
                      (int)(colon - 4 - gpu), gpu, colon + 1);
     return n > 0 && (size_t)n < size && gpu - 1 > prog ? 0 : -1;
 }
+
+static size_t min3(size_t a, size_t b, size_t c) {
+    size_t m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+size_t nw_edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 255 || lb > 255) {
+        return (size_t)-1;
+    }
+    size_t row[256];
+    for (size_t j = 0; j <= lb; ++j) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= la; ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; ++j) {
+            size_t up = row[j];
+            row[j] = min3(row[j] + 1, row[j - 1] + 1,
+                          diag + (a[i - 1] != b[j - 1]));
+            diag = up;
+        }
+    }
+    return row[lb];
+}

@@ -48,4 +48,9 @@ char *nw_ident_href(const char *chapter, const char *name);
  * not of that form or out is too small. */
 int nw_transcript_line_id(const char *source, char *out, size_t size);
 
+/* The edit distance of two names, for "did you mean": the fewest bytes
+ * inserted, deleted or changed that make one the other; (size_t)-1 for a
+ * name longer than 255 bytes. */
+size_t nw_edit_distance(const char *a, const char *b);
+
 #endif

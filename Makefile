@@ -605,9 +605,12 @@ $(B)/values/%/tesla-t4.fit.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
 
 # Without nvcc there is no fit: the prose's T4 values are woven as not
 # computed, saying why (tools/lib/quote.h, GPU.absent), its claims skipped.
+# A fit an earlier build made with nvcc goes with it: it was ptxas's report
+# of the code as it was then.
 ABSENT := $(if $(HAVE_NVCC),,$(B)/values/tesla-t4.absent)
 $(B)/values/tesla-t4.absent:
-	$(Q)$(TRAP)mkdir -p $(@D) && echo "the T4 fit reads ptxas's report of the sm_75 code, and this build has no $(NVCC)" > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(TRAP)mkdir -p $(@D) && rm -f $(B)/values/*/tesla-t4.fit.tsv && \
+	echo "the T4 fit reads ptxas's report of the sm_75 code, and this build has no $(NVCC)" > $@.tmp && mv -f $@.tmp $@
 
 # A chapter's fit, every program of it in one section; the page shows it
 # after the runs.
@@ -635,7 +638,7 @@ $(VALUES_LIST): | $(B)/stamp
 	  $(B)/charts/$(t).gp $(B)/charts/$(t).narrow.gp $(B)/charts/$(t).md \
 	  $(B)/html/charts/$(t).svg $(B)/html/charts/$(t).narrow.svg) && )\
 	printf '%s\n' $(RECORDED) > $@.tmp && mv -f $@.tmp $@
-QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE),$(wildcard $(B)/values/*/*.tsv)))
+QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE) $(if $(HAVE_NVCC),,%/tesla-t4.fit.tsv),$(wildcard $(B)/values/*/*.tsv)))
 # $(B)/values/pages.tsv: the chapter whose page shows the transcripts of
 # each program, run and profile, PROG<TAB>CHAPTER a line (quote.h reads
 # it), so that a quoted value links to its line there. Written when it

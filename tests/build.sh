@@ -33,7 +33,11 @@ clean_build
 # book not built): at -O2 they are most of a clean build's time, and how
 # fast they run on two small chapters is nothing these cases look at.
 all="parity tally"
-mk() { make -s -C "$book" CFLAGS=-O0 CHAPTERS="$all" "$@"; }
+# Where a case's subject is the graph of labels and pages, not the
+# compile, its makes say NVCC= (no nvcc: tangled and woven, compiling
+# skipped): $nocc holds that for them.
+nocc=()
+mk() { make -s -C "$book" CFLAGS=-O0 CHAPTERS="$all" "${nocc[@]}" "$@"; }
 # Every file of build/ with its checksum; not the binaries (see above).
 snapshot() { (cd "$book/build" && find . -type f ! -path './bin/*' ! -path './asan/*' -exec md5sum {} + | sort); }
 
@@ -301,6 +305,10 @@ done
 # revise publishes revision 2, keeping revision 1's code, which has a page;
 # kept code that is not its revision's stops the build; and the label,
 # retired after its revision, keeps its revisions' entry and page.
+# Compiling is what these cases leave out: a label's code changing
+# compiles its programs again, four times a CUDA program and a figure,
+# and what they look at is the registry, the kept code and the pages.
+nocc=(NVCC=)
 for f in parity.nw tally.nw labels.tsv; do cp "$book/chapters/$f" "$tmp/$f"; done
 line=$(grep -n '^<<parity-test>>=$' "$book/chapters/parity.nw" | cut -d: -f1)
 sed -i 's|^__host__ __device__ constexpr bool isEven(int x) { return (x & 1) == 0; }$|// Even: the lowest bit clear.\n__host__ __device__ constexpr bool isEven(int x) {\n    return (x \& 1) == 0;   /* a mask */\n}|' \
@@ -421,6 +429,7 @@ else
 fi
 for f in parity.nw tally.nw labels.tsv; do cp "$tmp/$f" "$book/chapters/$f"; done
 rm -rf "$book/chapters/labels"
+nocc=()
 
 # Two clean builds with -j16 are byte-identical outside build/bin: the
 # sources are as they were for the first, at the top of the file.

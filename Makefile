@@ -445,8 +445,12 @@ $(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 # (make revise publishes the next revision; KEPT holds each earlier one's
 # code).
 # The table changes only when a label or its lines do; a prose edit, which
-# moves every line of its chapter, remakes nothing that depends on it.
-$(B)/stamp/snippets: $(B)/stamp/tangled $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(wildcard $(KEPT)) $(KEPT_CODE) \
+# moves every line of its chapter, remakes nothing that depends on it. Nor
+# is the table made again for one: what it reads of a chapter beyond the
+# tangled files is its labels and roots, which its meta file holds (written
+# only when they change), and its chapter lines, which only its messages
+# name.
+$(B)/stamp/snippets: $(META) $(LIST) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(wildcard $(KEPT)) $(KEPT_CODE) \
                      $(snippets) styles/snippet.html styles/cuda.xml | $(PANDOC_BIN) $(B)/stamp $(B)/md
 	$(call say,INDEX,$(B)/snippets.tsv)
 	$(Q)trap 'rm -rf $(B)/snippets.tsv.tmp $(SLIDES).tmp $(B)/md/snippets.tmp' EXIT; rm -rf $(SLIDES).tmp; mkdir -p $(SLIDES).tmp; \

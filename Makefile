@@ -24,8 +24,12 @@
 #   build/meta/NAME.nwpipe --chapter-md--> build/md/NAME.md, NAME.refs,
 #                                          NAME.chunks      (the chunk model)
 #                                          NAME.code.md     (its code blocks)
-#   evidence/PROG/GPU.txt --run-md--> build/md/NAME.run.md  (compile lines and
-#                                     NAME.run.code.md       transcripts)
+#   book.mk, tools/compile.mk, evidence/ --make--> build/md/NAME.model
+#                                  (the chapter's programs, compile lines, runs,
+#                                   profiles, expectations and transcripts)
+#   build/md/NAME.model, evidence/PROG/GPU.txt --run-md--> build/md/NAME.run.md
+#                                     NAME.run.code.md  (compile lines and
+#                                                        transcripts)
 #   build/md/NAME.code.md, NAME.run.code.md --pandoc--> build/md/NAME.code.html
 #                                                  (highlighted, once a change)
 #   evidence/PROG.chart + build/values/PROG/GPU.tsv --chart | gnuplot-->
@@ -43,7 +47,8 @@
 #                                                            constants)
 #   build/html/NAME.html + build/md/NAME.chunks --search-index-->
 #                    build/html/search-index.js
-#   build/meta/NAME.nwpipe + tools/book/notebook-setup.py --notebook-md | pandoc-->
+#   build/meta/NAME.nwpipe, build/md/NAME.model + tools/book/notebook-setup.py
+#                    --notebook-md | pandoc-->
 #                    build/notebooks/NAME.ipynb        (a cell per chunk)
 # Evidence: tools/evidence/progcheck.sh runs build/bin/PROG; tcheck holds its
 #   output to evidence/PROG.expect and evidence/PROG/GPU.txt. tcheck's parts
@@ -682,35 +687,56 @@ $(B)/md/%.code.html: $(B)/md/%.code.md $(B)/md/%.run.code.md styles/cuda.xml | $
 	  --syntax-definition styles/cuda.xml --id-prefix=code- $(B)/md/$*.code.md $(B)/md/$*.run.code.md \
 	  > $@.tmp && mv -f $@.tmp $@
 
-# build/md/NAME.runs: the chapter's runs as last built, a word RUN:PROG:ARG...
-# each. It is written when they change (a run added, changed or taken
-# away), so that the page and the notebook follow, and a run taken away
-# takes its script, values and charts with it.
-chapter-runs = $(foreach r,$(call runs-of,$(PROGS.$(1))),$(r):$(subst $(space),:,$(call run-line,$(r))))
-$(foreach c,$(CHAPTERS),$(eval $(B)/md/$(c).runs: \
-  $(if $(call same,$(strip $(file <$(B)/md/$(c).runs)),$(call chapter-runs,$(c))),,FORCE)))
-$(B)/md/%.runs: | $(B)/stamp/names $(B)/md
-	$(Q)for w in $(file <$@); do \
-	  r=$${w%%:*}; case " $(call runs-of,$(PROGS.$*)) " in *" $$r "*) ;; *) \
-	    rm -rf $(B)/bin/$$r $(B)/values/$$r $(B)/charts/$$r $(B)/html/charts/$$r ;; esac; \
-	done; \
-	$(TRAP)printf '%s\n' '$(call chapter-runs,$*)' > $@.tmp && mv -f $@.tmp $@
+# build/md/NAME.model: what the chapter has to build and show, the one
+# model run-md and notebook-md read (tools/lib/model.h; README.md, "How the
+# book is built", gives its format): its programs and compile lines, each
+# one's runs and profile, and the expectation and transcripts of each, only
+# of names the checks above let through (transcripts, run-ok). Written with
+# make's own $(file), no shell seeing it, when it changes (as make reads it
+# now against the file), so that the page and the notebook follow; a run
+# taken away takes its script, values and charts with it.
+tab := $(empty)	$(empty)
+define nl
+
+
+endef
+# $(call unindent,TEXT): TEXT without the blanks foreach puts between
+# lines, each after a newline.
+unindent = $(if $(findstring $(nl)$(space),$(1)),$(call unindent,$(subst $(nl)$(space),$(nl),$(1))),$(1))
+# $(call model-evidence,NAME): the records of NAME's expectation and transcripts.
+model-evidence = $(if $(wildcard evidence/$(1).expect),expect$(tab)$(1)$(tab)evidence/$(1).expect$(nl))$(foreach \
+  t,$(call transcripts,$(1)),transcript$(tab)$(1)$(tab)$(t)$(nl))
+model = $(call unindent,chapter$(tab)$(1)$(nl)$(if $(NVCC),nvcc$(tab)$(NVCC)$(nl))$(foreach p,$(PROGS.$(1)),\
+  program$(tab)$(p)$(tab)$(call compile-line,$(p))$(nl)$(call model-evidence,$(p))$(foreach r,$(call runs-of,$(p)),\
+    run$(tab)$(r)$(tab)$(subst $(space),$(tab),$(call run-line,$(r)))$(nl)$(call model-evidence,$(r)))$(foreach \
+    f,$(call profiles-of,$(p)),profile$(tab)$(f)$(tab)$(p)$(nl)$(call model-evidence,$(f)))))
+# $(call model-runs,CHAPTER): the runs its model file holds now.
+model-runs = $(patsubst run:%,%,$(filter run:%,$(subst $(nl)run$(tab),$(nl)run:,$(nl)$(file <$(B)/md/$(1).model))))
+# $(call runs-gone,CHAPTER): those of them that are no longer its runs.
+runs-gone = $(foreach r,$(filter-out $(call runs-of,$(PROGS.$(1))),$(call model-runs,$(1))),\
+              $(if $(call without,$(r),$(NAME_CHARS)),,$(r)))
+# $(call same-text,FILE-TEXT,TEXT): whether the text $(file <) read is
+# TEXT, its last newline dropped (or, as make 4.3 leaves it now and then,
+# where the buffer it reads into moves, kept).
+same-text = $(or $(call same,$(1)$(nl),$(2)),$(call same,$(1),$(2)))
+$(foreach c,$(CHAPTERS),$(eval $(B)/md/$(c).model: \
+  $(if $(call same-text,$(file <$(B)/md/$(c).model),$(call model,$(c))),,FORCE)))
+$(B)/md/%.model: | $(B)/stamp/names $(B)/md
+	$(Q)$(TRAP)$(if $(call runs-gone,$*),rm -rf $(foreach r,$(call runs-gone,$*),\
+	  $(B)/bin/$(r) $(B)/values/$(r) $(B)/charts/$(r) $(B)/html/charts/$(r)) && )$(file >$@.tmp,$(call model,$*))\
+	$(call update,$@)
 
 # The programs' compile lines and recorded transcripts, shown after the code,
 # each transcript (its chart is in the prose, chapter-md); after a program's, its
-# runs' (-r), each with its command line, and its profile's (-p).
+# runs', each with its command line, and its profile's, as its model says.
 # Each transcript's provenance is shown with it, and a stale one (README,
 # "Fingerprints") under a warning that says so: run-md reads the verdicts
 # of progcheck.sh fresh, $(B)/fresh/PROG.txt, and stops where one is missing.
-$(B)/md/%.run.md: $(B)/meta/%.tsv $(B)/md/%.runs $(VALUES_LIST) $(run-md) tools/compile.mk \
-                  $$(foreach p,$$(call shown-of,$$*),$$(call transcripts,$$p) $$(wildcard evidence/$$p.run)) \
+$(B)/md/%.run.md: $(B)/md/%.model $(run-md) $$(foreach p,$$(call shown-of,$$*),$$(call transcripts,$$p)) \
                   $$(foreach p,$$(call shown-of,$$*),$$(if $$(call transcripts,$$p),$(B)/fresh/$$p.txt)) \
                   | $(B)/stamp/names $(B)/md
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.run.code.md.tmp' EXIT; \
-	$(run-md) -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh \
-	  $(foreach p,$(PROGS.$*),'$(p)' '$(call compile-line,$(p))' \
-	  $(call transcripts,$(p)) -- $(foreach r,$(call runs-of,$(p)),-r '$(r)' './$(call run-line,$(r))' \
-	    $(call transcripts,$(r)) --) $(foreach f,$(call profiles-of,$(p)),-p '$(f)' $(call transcripts,$(f)) --)) > $@.tmp && \
+	$(run-md) -k $(B)/md/$*.run.code.md.tmp -f $(B)/fresh -M $(B)/md/$*.model > $@.tmp && \
 	$(call update,$(B)/md/$*.run.code.md) && mv -f $@.tmp $@
 $(B)/md/%.run.code.md: $(B)/md/%.run.md ;
 
@@ -908,19 +934,14 @@ NB_SETUP := tools/book/notebook-setup.py
 # headers too (tests/notebooks builds it from these alone).
 NB_CLAIMS := tools/book/claims.c tools/lib/quote.c tools/lib/util.c \
              tools/lib/quote.h tools/lib/util.h tools/lib/noweb.h
-$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/md/%.runs $(VALUES_LIST) $(notebook-md) tools/compile.mk \
+$(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/md/%.model $(VALUES_LIST) $(notebook-md) \
                  $(NB_SETUP) $(NB_CLAIMS) $(META) $(REGISTRY) $(B)/tools/tcheck.c \
-                 $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect evidence/$$p.run) $$(call transcripts,$$p)) \
+                 $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect) $$(call transcripts,$$p)) \
                  $$(QUOTED) $(BASE_FILE) | $(B)/stamp/names $(B)/md
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values -s $(NB_SETUP) -l $(REGISTRY) $(addprefix -m ,$(META)) \
 	  $(if $(BASE),-b '$(BASE)/') \
 	  -t $(B)/tools/tcheck.c \
-	  -L $(B)/meta/$*.lines $(addprefix -c ,$(NB_CLAIMS)) $< \
-	  $(foreach p,$(PROGS.$*),'$(p)' '$(patsubst $(NVCC),nvcc,$(call compile-line,$(p)))' \
-	    $(wildcard evidence/$(p).expect) $(call transcripts,$(p)) -- \
-	    $(foreach r,$(call runs-of,$(p)),-r '$(r)' '$(call run-args,$(r))' \
-	      $(wildcard evidence/$(r).expect) $(call transcripts,$(r)) --)) \
-	  > $@.tmp && mv -f $@.tmp $@
+	  -L $(B)/meta/$*.lines $(addprefix -c ,$(NB_CLAIMS)) -M $(B)/md/$*.model $< > $@.tmp && mv -f $@.tmp $@
 
 # The chapter's figures go into the notebook as attachments, from html/.
 $(B)/notebooks/%.ipynb: $(B)/md/%.nb.md $$(addprefix $(B)/html/fig/,$$(addsuffix .svg,$$(FIGS.$$*))) \

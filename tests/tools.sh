@@ -140,20 +140,11 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     done
     for meta in "${metas[@]}"; do
         ch=$(basename "$meta" .tsv)
-        args=()
-        while IFS=$'\t' read -r kind root; do
-            case $kind:$root in root:*.cu) ;; *) continue ;; esac
-            p=${root%.cu}
-            args+=("$p" "nvcc -o $p $root")
-            for e in evidence/"$p".expect evidence/"$p"/*.txt; do
-                [ -e "$e" ] && args+=("$e")
-            done
-            args+=(--)
-        done <"$meta"
-        # With its claims held to the reader's runs, where it makes some.
+        # Its programs, runs and evidence as the build's model has them;
+        # with its claims held to the reader's runs, where it makes some.
         if "$asan/notebook-md" -V "$B/values" -s tools/book/notebook-setup.py "${labels[@]}" \
                -t "$B/tools/tcheck.c" -L "$B/meta/$ch.lines" -c tools/book/claims.c \
-               -c tools/lib/quote.c -c tools/lib/util.c "$gen/$ch.nwpipe" "${args[@]}" \
+               -c tools/lib/quote.c -c tools/lib/util.c -M "$B/md/$ch.model" "$gen/$ch.nwpipe" \
                >"$gen/nb.md" 2>"$gen/err" &&
            { ! grep -q '^claim	' "$B/meta/$ch.lines" || grep -q '\./claims/claims yours ' "$gen/nb.md"; }; then
             pass "sanitized notebook-md on $ch"
@@ -232,29 +223,41 @@ else
         "$(grep -h -m1 'cb1-1\|' "$gen/err" "$gen/ident.out" | head -2 | tr '\n' ' ')"
 fi
 
-# notebook-md and run-md on a chapter whose program has a run (-r), the
-# fixture tests/fixtures/runs.nw and its evidence.
+# notebook-md and run-md on a chapter whose program has a run, the fixture
+# tests/fixtures/runs.nw and its evidence, as a model gives them
+# (tools/lib/model.h).
 fx=tests/fixtures/evidence
 mkdir -p "$gen/runs-values/runs" "$gen/runs-values/runs_twice"
 "$MARKUP" tests/fixtures/runs.nw >"$gen/runs.nwpipe"
 printf 'copies\t1\tx\n' >"$gen/runs-values/runs/alpha-gpu.tsv"
 printf 'copies\t2\tx\n' >"$gen/runs-values/runs_twice/alpha-gpu.tsv"
-if "$asan/notebook-md" -V "$gen/runs-values" -s tools/book/notebook-setup.py -t "$B/tools/tcheck.c" "$gen/runs.nwpipe" \
-       runs 'nvcc -o runs runs.cu' "$fx/runs.expect" "$fx/runs/alpha-gpu.txt" -- \
-       -r runs_twice '--twice' "$fx/runs_twice.expect" "$fx/runs_twice/alpha-gpu.txt" -- \
-       >"$gen/runs.nb.md" 2>"$gen/err" &&
+# model FILE RECORD...: a model, each record a line, its fields written
+# here apart by | and there by tabs.
+model() {
+    local f=$1
+    shift
+    printf '%s\n' "$@" | tr '|' '\t' >"$f"
+}
+model "$gen/runs.model" 'chapter|runs' 'nvcc|/opt/cuda/bin/nvcc' \
+    'program|runs|/opt/cuda/bin/nvcc -o runs runs.cu' "expect|runs|$fx/runs.expect" \
+    "transcript|runs|$fx/runs/alpha-gpu.txt" 'run|runs_twice|runs|--twice' \
+    "expect|runs_twice|$fx/runs_twice.expect" "transcript|runs_twice|$fx/runs_twice/alpha-gpu.txt"
+if "$asan/notebook-md" -V "$gen/runs-values" -s tools/book/notebook-setup.py -t "$B/tools/tcheck.c" \
+       -M "$gen/runs.model" "$gen/runs.nwpipe" >"$gen/runs.nb.md" 2>"$gen/err" &&
+   grep -qx '    nvcc -o runs runs.cu' "$gen/runs.nb.md" &&
    grep -qx '    ./runs --twice 2>runs_twice.err | tee runs_twice.out' "$gen/runs.nb.md" &&
    grep -qx '    echo "No GPU here, so runs_twice did not run (in Colab: Runtime, Change runtime type, T4 GPU)." | tee runs_twice.err' "$gen/runs.nb.md" &&
    grep -qx './tcheck check -n runs_twice -e runs_twice.err evidence/runs_twice.expect evidence/runs_twice runs_twice.out "$(cat runs_twice.status)" ||' "$gen/runs.nb.md"; then
-    pass "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it"
+    pass "sanitized notebook-md on a chapter with a run: a cell compiles it with nvcc, one runs it, one checks it"
 else
-    fail "sanitized notebook-md on a chapter with a run: a cell runs it, one checks it" "$(head -3 "$gen/err" | tr '\n' ' ')"
+    fail "sanitized notebook-md on a chapter with a run: a cell compiles it with nvcc, one runs it, one checks it" "$(head -3 "$gen/err" | tr '\n' ' ')"
 fi
-if "$asan/notebook-md" -s tools/book/notebook-setup.py "$gen/runs.nwpipe" runs 'nvcc' -- -r runs_x "--name='x'" -- \
-       >/dev/null 2>"$gen/err"; then
-    fail "sanitized notebook-md refuses a run's arguments the shell would read" "it passed"
+model "$gen/shell.model" 'chapter|runs' 'program|runs|nvcc' "run|runs_x|runs|--name='x'"
+got=$("$asan/notebook-md" -s tools/book/notebook-setup.py -M "$gen/shell.model" "$gen/runs.nwpipe" 2>&1 >/dev/null)
+if [ $? -ne 0 ] && [ "$got" = "$gen/shell.model:3: the arguments of the run runs_x are not plain words a notebook can give the shell as they are" ]; then
+    pass "sanitized notebook-md refuses a run's arguments the shell would read, at the model's line"
 else
-    pass "sanitized notebook-md refuses a run's arguments the shell would read"
+    fail "sanitized notebook-md refuses a run's arguments the shell would read, at the model's line" "said '$got'"
 fi
 # notebook-md refuses, in one line at the chunk's line, a chunk name that
 # %%chunk would read otherwise, a reference a cell cannot tell from the
@@ -277,8 +280,7 @@ for t in "nb-name:3: the chunk name <<Add it += 2>> cannot follow %%chunk" \
         pass "sanitized notebook-md says in one line: ${t#*: }"
     fi
 done
-if "$asan/run-md" runs 'nvcc -o runs runs.cu' "$fx/runs/alpha-gpu.txt" -- \
-       -r runs_twice './runs --twice' "$fx/runs_twice/alpha-gpu.txt" -- >"$gen/runs.run.md" 2>"$gen/err" &&
+if "$asan/run-md" -M "$gen/runs.model" >"$gen/runs.run.md" 2>"$gen/err" &&
    [ "$(grep -c '^#### ` ./runs --twice `$\|^<span id="ev-runs\(_twice\)\?-alpha-gpu-13">copies: [12]</span>$' "$gen/runs.run.md")" -eq 3 ] &&
    [ "$(grep -o '>copies: [12]<' "$gen/runs.run.md" | tr '\n' ' ')" = ">copies: 1< >copies: 2< " ]; then
     pass "sanitized run-md shows a run's transcript after its program's, under its command line"
@@ -286,6 +288,23 @@ else
     fail "sanitized run-md shows a run's transcript after its program's, under its command line" \
         "$(head -3 "$gen/err" "$gen/runs.run.md" | tr '\n' ' ')"
 fi
+# A model's reader (tools/lib/model.c), through run-md, on a bad record:
+# one line at the record's line, and nothing shown.
+for t in '4: no record of the kind "programme"; a record is of chapter, nvcc, program, run, profile, expect or transcript|programme|runs|nvcc' \
+         '4: want program<TAB>PROG<TAB>COMPILE-LINE|program|runs' \
+         '4: runs_y is of ghost, which no program record above declares|run|runs_y|ghost|--twice' \
+         '4: runs is declared twice (line 3 first)|run|runs|runs' \
+         '4: the profile of runs is runs_ncu, not runs_prof|profile|runs_prof|runs' \
+         '4: field 3 is empty; want transcript<TAB>NAME<TAB>PATH|transcript|runs|' \
+         '4: nope: no program, run or profile above declares it|expect|nope|x.expect'; do
+    model "$gen/bad.model" 'chapter|runs' 'nvcc|nvcc' 'program|runs|nvcc -o runs runs.cu' "${t#*|}"
+    got=$("$asan/run-md" -M "$gen/bad.model" 2>&1 >"$gen/bad.md")
+    if [ $? -ne 0 ] && [ "$got" = "$gen/bad.model:${t%%|*}" ] && [ ! -s "$gen/bad.md" ]; then
+        pass "sanitized run-md refuses a bad model in one line: ${t%%|*}"
+    else
+        fail "sanitized run-md refuses a bad model in one line: ${t%%|*}" "said '$got'"
+    fi
+done
 
 # chart, on every chart spec, against a transcript made from the
 # program's expectation (every hole filled with its type's value from

@@ -2,11 +2,12 @@
  * Markdown that `pandoc --to ipynb` turns into a Jupyter notebook.
  *
  * Usage: notebook-md [-t TCHECK.c] [-V VALUES] [-s SETUP.py] [-l REGISTRY]
- *                   [-m META]... [-b BASE] [-L LINES -c SOURCE...] PIPE
- *                   [PROG 'COMPILE LINE' [EXPECT] [TRANSCRIPT...] --
- *                    [-r RUN 'ARGS' [EXPECT] [TRANSCRIPT...] --]...]...
+ *                   [-m META]... [-b BASE] [-L LINES -c SOURCE...]
+ *                   [-M MODEL] PIPE
  *
- * PIPE is the chapter's noweb pipeline (markup chapters/NAME.nw). The
+ * PIPE is the chapter's noweb pipeline (markup chapters/NAME.nw), MODEL its
+ * programs, runs, expectations and transcripts (build/md/NAME.model,
+ * tools/lib/model.h; without it, the chapter has none). The
  * notebook reads as the chapter, and holds, in this order:
  *   - the chapter's title, how to run the notebook, and the setup cell,
  *     SETUP.py (tools/book/notebook-setup.py), hidden: it defines the cell
@@ -21,16 +22,17 @@
  *     linked to its anchor on the page;
  *   - a cell that tangles every file root but a figure's (fig-NAME.cpp,
  *     drawn by the book's build, not run in the notebook);
- *   - for every program, a cell with the book's compile line (the same text
- *     the page prints, from tools/compile.mk), a cell that runs it and keeps
+ *   - for every program, a cell with the book's compile line (the text the
+ *     page prints, from tools/compile.mk, its command, the model's nvcc,
+ *     written nvcc, as the notebook's PATH has it), a cell that runs it and keeps
  *     its output and exit status; each says in one line what is missing
  *     instead where there is no nvcc or no GPU (program_cells);
  *   - with -t and an EXPECT (evidence/PROG.expect), cells that write the
  *     book's checker, hidden, and build it with gcc, write the expectation
  *     and the recorded transcripts (evidence/PROG/GPU.txt), hidden too, and
  *     check the output the way `make check` does;
- *   - after a program's, the same for each of its runs (-r, evidence/RUN.run:
- *     the program with the arguments ARGS), but the compile line: a cell
+ *   - after a program's, the same for each of its runs (evidence/RUN.run:
+ *     the program with the model's arguments), but the compile line: a cell
  *     that runs it, keeping its output and exit status, and the check;
  *   - with -L (the chapter's build/meta/NAME.lines), -V, -t and the sources
  *     of the book's claims tool (-c, each: its .c files and the headers
@@ -66,6 +68,7 @@
  */
 #include "escape.h"
 #include "meta.h"
+#include "model.h"
 #include "names.h"
 #include "noweb.h"
 #include "quote.h"
@@ -537,13 +540,9 @@ static int code_chunk(struct prose *st, const struct nw_chunk *c) {
 /* ------------------------------------------------------------------ */
 /* Running it                                                           */
 
-/* A program, or a run of one (args not NULL): name is the run's, prog the
- * program's, and line the program's compile line. */
-struct program {
-    const char *name, *prog, *line, *args, *expect;
-    const char **transcripts;
-    int ntranscripts;
-};
+/* The notebook's programs and runs are the model's (tools/lib/model.h),
+ * its profiles left out: a notebook runs no Nsight Compute. A run has args
+ * not NULL: name is the run's, prog the program's. */
 
 /* The cell that tangles the chapter's file roots from the chunk cells. */
 static int tangle_cell(const struct nw_doc *doc) {
@@ -607,7 +606,7 @@ static int checker_cells(const char *tcheck) {
 /* The cells that write a program's expectation and transcripts and check
  * its output; the checker's first, where wrote_checker says it is not
  * written yet. */
-static int check_cells(const struct program *p, const char *tcheck,
+static int check_cells(const struct nw_model_entry *p, const char *tcheck,
                        int *wrote_checker) {
     open_md();
     printf("The book holds the output to an expectation, `evidence/%s"
@@ -634,7 +633,7 @@ static int check_cells(const struct program *p, const char *tcheck,
     if (write_cell(buf, p->expect) != 0) {
         return 1;
     }
-    for (int t = 0; t < p->ntranscripts; ++t) {
+    for (size_t t = 0; t < p->ntranscripts; ++t) {
         const char *base = strrchr(p->transcripts[t], '/');
         base = base ? base + 1 : p->transcripts[t];
         if (!safe_name(base)) {
@@ -671,7 +670,7 @@ static const char kGetGpu[] = "in Colab: Runtime, Change runtime type, T4 GPU";
  * "this machine cannot run me", so that its check says skipped, as make
  * check does. The program's stderr is kept in NAME.err, shown after its
  * output, for the check to give the reason of a skip. */
-static void program_cells(const struct program *p) {
+static void program_cells(const struct nw_model_entry *p, const char *nvcc) {
     char cmd[512], buf[2048];
     snprintf(cmd, sizeof cmd, "./%s%s%s", p->prog,
              p->args && *p->args ? " " : "", p->args ? p->args : "");
@@ -688,14 +687,20 @@ static void program_cells(const struct program *p) {
            "one.\n", p->name, p->name);
     close_md();
     if (p->args == NULL) {
+        /* The line the page prints, with the book's nvcc command as the
+         * notebook has it on its PATH. */
+        size_t n = nvcc ? strlen(nvcc) : 0;
+        int ours = n > 0 && strncmp(p->line, nvcc, n) == 0 &&
+                   (p->line[n] == ' ' || p->line[n] == '\0');
         snprintf(buf, sizeof buf,
                  "if command -v nvcc >/dev/null; then\n"
-                 "    %s\n"
+                 "    %s%s\n"
                  "else\n"
                  "    echo \"No nvcc here, so %s is not compiled: the CUDA "
                  "Toolkit is missing (%s).\"\n"
                  "fi\n",
-                 p->line, p->prog, kGetGpu);
+                 ours ? "nvcc" : "", p->line + (ours ? n : 0), p->prog,
+                 kGetGpu);
         code_cell("%%bash", buf);
     }
     snprintf(buf, sizeof buf,
@@ -713,12 +718,12 @@ static void program_cells(const struct program *p) {
     code_cell("%%bash", buf);
 }
 
-static int run_cells(const struct nw_doc *doc,
-                     const char *tcheck, const struct program *progs,
-                     int nprogs) {
+static int run_cells(const struct nw_doc *doc, const char *tcheck,
+                     const char *nvcc,
+                     const struct nw_model_entry *const *progs, int nprogs) {
     int nbuilt = 0, nruns = 0;
     for (int k = 0; k < nprogs; ++k) {
-        ++*(progs[k].args ? &nruns : &nbuilt);
+        ++*(progs[k]->args ? &nruns : &nbuilt);
     }
     open_md();
     printf("## Run it\n\nThe cells below put the chapter's files together "
@@ -740,9 +745,9 @@ static int run_cells(const struct nw_doc *doc,
     }
     int wrote_checker = 0;
     for (int k = 0; k < nprogs; ++k) {
-        program_cells(&progs[k]);
-        if (tcheck != NULL && progs[k].expect != NULL &&
-            check_cells(&progs[k], tcheck, &wrote_checker) != 0) {
+        program_cells(progs[k], nvcc);
+        if (tcheck != NULL && progs[k]->expect != NULL &&
+            check_cells(progs[k], tcheck, &wrote_checker) != 0) {
             return 1;
         }
     }
@@ -833,7 +838,8 @@ static int values_cells(const char *values, const char *prog) {
  * says so in one line. */
 static int claims_cells(const char *chapter, const char *lines,
                         const char *values, const char **csrc, size_t ncsrc,
-                        const struct program *progs, int nprogs) {
+                        const struct nw_model_entry *const *progs,
+                        int nprogs) {
     struct claims cs;
     memset(&cs, 0, sizeof cs);
     nw_buf_puts(&cs.records, "");
@@ -841,7 +847,7 @@ static int claims_cells(const char *chapter, const char *lines,
                               &cs) != 0;
     int checked = 0;
     for (int k = 0; k < nprogs; ++k) {
-        checked += progs[k].expect != NULL;
+        checked += progs[k]->expect != NULL;
     }
     if (status != 0 || cs.nclaims == 0 || checked == 0 || ncsrc == 0) {
         claims_free(&cs);
@@ -908,9 +914,9 @@ static int claims_cells(const char *chapter, const char *lines,
         cmd = (struct nw_buf){NULL, 0, 0};
         nw_buf_puts(&cmd, "gpu=\nfor p in");
         for (int k = 0; k < nprogs; ++k) {
-            if (progs[k].expect != NULL) {
+            if (progs[k]->expect != NULL) {
                 nw_buf_puts(&cmd, " ");
-                nw_buf_puts(&cmd, progs[k].name);
+                nw_buf_puts(&cmd, progs[k]->name);
             }
         }
         char tail[2048];
@@ -970,51 +976,29 @@ static int safe_args(const char *s) {
     return 1;
 }
 
-/* The programs of the command line, from argv[i]: PROG 'COMPILE LINE'
- * [EXPECT] [TRANSCRIPT...] --, each, and after one its runs, -r RUN 'ARGS'
- * [EXPECT] [TRANSCRIPT...] --. Returns how many, or -1 having said what is
- * wrong. */
-static int read_programs(int argc, char **argv, int i,
-                         struct program *progs) {
+/* The model's programs and runs, into progs (room for m->n): each name a
+ * shell may see as it is, each run's arguments too. Returns how many, or
+ * -1 having said what is wrong at its record. */
+static int notebook_programs(const struct nw_model *m,
+                             const struct nw_model_entry **progs) {
     int nprogs = 0;
-    const char *prog = NULL, *line = NULL;
-    while (i < argc) {
-        int run = strcmp(argv[i], "-r") == 0;
-        i += run;
-        if (i + 1 >= argc || !safe_name(argv[i]) || (run && prog == NULL) ||
-            (run && !safe_args(argv[i + 1]))) {
-            nw_error(kTool, 0, "want PROG 'COMPILE LINE' [EXPECT] "
-                               "[TRANSCRIPT...] --, with PROG a plain name, "
-                               "each followed by its runs, -r RUN 'ARGS' "
-                               "[EXPECT] [TRANSCRIPT...] --, with ARGS plain "
-                               "words");
+    for (size_t k = 0; k < m->n; ++k) {
+        const struct nw_model_entry *e = &m->v[k];
+        if (e->kind == NW_MODEL_PROFILE) {
+            continue;
+        }
+        if (!safe_name(e->name)) {
+            nw_error(m->path, e->lineno, "the name %s has characters a "
+                     "notebook cannot give the shell safely", e->name);
             return -1;
         }
-        struct program *p = &progs[nprogs++];
-        memset(p, 0, sizeof *p);
-        p->name = argv[i];
-        if (run) {
-            p->args = argv[i + 1];
-        } else {
-            prog = argv[i];
-            line = argv[i + 1];
+        if (e->kind == NW_MODEL_RUN && !safe_args(e->args)) {
+            nw_error(m->path, e->lineno, "the arguments of the run %s are "
+                     "not plain words a notebook can give the shell as they "
+                     "are", e->name);
+            return -1;
         }
-        p->prog = prog;
-        p->line = line;
-        p->transcripts = (const char **)&argv[i + 2];
-        i += 2;
-        for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {
-            size_t len = strlen(argv[i]);
-            if (len > 7 && strcmp(argv[i] + len - 7, ".expect") == 0) {
-                p->expect = argv[i];
-                p->transcripts = (const char **)&argv[i + 1];
-            } else {
-                ++p->ntranscripts;
-            }
-        }
-        if (i < argc) {
-            ++i;
-        }
+        progs[nprogs++] = e;
     }
     return nprogs;
 }
@@ -1066,7 +1050,7 @@ static int load_pipe(const char *path, struct nw_doc *doc) {
 
 /* The options, each a letter and a value, in any order. */
 struct options {
-    const char *tcheck, *values, *setup, *registry, *lines;
+    const char *tcheck, *values, *setup, *registry, *lines, *model;
     const char **metas, **csrc;
     size_t nmetas, ncsrc;
 };
@@ -1076,7 +1060,7 @@ struct options {
 static int read_options(int argc, char **argv, struct options *o) {
     int i = 1;
     for (; i + 1 < argc && argv[i][0] == '-' && argv[i][1] != '\0' &&
-           argv[i][2] == '\0' && strchr("tVslmbLc", argv[i][1]) != NULL;
+           argv[i][2] == '\0' && strchr("tVslmbLcM", argv[i][1]) != NULL;
          i += 2) {
         const char *v = argv[i + 1];
         switch (argv[i][1]) {
@@ -1086,6 +1070,7 @@ static int read_options(int argc, char **argv, struct options *o) {
             case 's': o->setup = v; break;
             case 'l': o->registry = v; break;
             case 'L': o->lines = v; break;
+            case 'M': o->model = v; break;
             case 'c': o->csrc[o->ncsrc++] = v; break;
             default: o->metas[o->nmetas++] = v; break;
         }
@@ -1112,27 +1097,30 @@ int main(int argc, char **argv) {
     o.metas = nw_xcalloc((size_t)argc, sizeof *o.metas);
     o.csrc = nw_xcalloc((size_t)argc, sizeof *o.csrc);
     int i = read_options(argc, argv, &o);
-    if (argc - i < 1) {
+    if (argc - i != 1) {
         fprintf(stderr,
                 "usage: %s [-t TCHECK.c] [-V VALUES] [-s SETUP.py] "
                 "[-l REGISTRY] [-m META]... [-b BASE] [-L LINES -c SOURCE...] "
-                "PIPE [PROG 'COMPILE LINE' "
-                "[EXPECT] [TRANSCRIPT...] --]...\n",
+                "[-M MODEL] PIPE\n",
                 argv[0]);
         free(o.metas);
         free(o.csrc);
         return 2;
     }
     const char *pipe = argv[i];
-    struct program *progs = nw_xcalloc((size_t)argc, sizeof *progs);
-    int nprogs = read_programs(argc, argv, i + 1, progs);
+    struct nw_model model;
+    memset(&model, 0, sizeof model);
+    int read_model = o.model != NULL && nw_model_read(o.model, &model) != 0;
+    const struct nw_model_entry **progs =
+        nw_xcalloc(model.n + 1, sizeof *progs);
+    int nprogs = read_model ? -1 : notebook_programs(&model, progs);
     struct nw_values values;
     memset(&values, 0, sizeof values);
     struct nw_labels labels = {NULL, 0, 0}, registry = {NULL, 0, 0};
     char *setup = NULL;
     struct nw_doc doc;
     memset(&doc, 0, sizeof doc);
-    int status = nprogs < 0 ? 2 : 0;
+    int status = nprogs < 0;
     if (status == 0 && o.setup != NULL &&
         (setup = nw_slurp_text(o.setup)) == NULL) {
         nw_error(o.setup, 0, "cannot read the setup cell, or it is not text");
@@ -1150,7 +1138,8 @@ int main(int argc, char **argv) {
                              o.values ? &values : NULL,
                              &doc, chapter, &labels, &registry, 0};
         status = prose_cells(&qs, setup) != 0;
-        status = status || run_cells(&doc, o.tcheck, progs, nprogs);
+        status = status ||
+                 run_cells(&doc, o.tcheck, model.nvcc, progs, nprogs);
         status = status ||
                  (o.lines != NULL && o.values != NULL && o.tcheck != NULL &&
                   claims_cells(chapter, o.lines, o.values, o.csrc, o.ncsrc,
@@ -1163,6 +1152,7 @@ int main(int argc, char **argv) {
     nw_labels_free(&registry);
     free(setup);
     free(progs);
+    nw_model_free(&model);
     free(o.metas);
     free(o.csrc);
     return status | nw_flush_stdout(kTool);

@@ -1,18 +1,17 @@
 /* run-md: the section of a chapter's page that shows how its programs are
  * built and what they printed.
  *
- * Usage: run-md [-k CODE] [-f FRESH] PROG 'COMPILE LINE' [TRANSCRIPT...] --
- *             [-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]...
- *             [-p PROG_ncu [TRANSCRIPT...] --] [PROG ...] > run.md
+ * Usage: run-md [-k CODE] [-f FRESH] -M MODEL > run.md
  *
- * For each program: its file to download, the compile line (the one the
- * build uses, from tools/compile.mk), and every transcript recorded for it
- * in evidence/, each shown verbatim after a line saying where and when it
- * was recorded. Then each of its runs (-r, evidence/RUN.run: the program
+ * MODEL is the chapter's model, build/md/NAME.model (tools/lib/model.h).
+ * For each program of it: its file to download, the compile line (the one
+ * the build uses, from tools/compile.mk), and every transcript recorded for
+ * it in evidence/, each shown verbatim after a line saying where and when
+ * it was recorded. Then each of its runs (evidence/RUN.run: the program
  * with the arguments of a variant, such as an exercise's), headed with its
  * command line, and the run's transcripts the same way; then its profile
- * (-p, evidence/PROG.ncu: the counters make profile records), and the
- * profile's transcripts. Everything is
+ * (evidence/PROG.ncu: the counters make profile records), and the
+ * profile's transcripts, all in the model's order. Everything is
  * escaped, by pandoc as code or (a transcript, whose every line has an id)
  * by nw_put_html; nothing from a transcript reaches the page as markup.
  *
@@ -33,6 +32,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "escape.h"
+#include "model.h"
 #include "names.h"
 #include "util.h"
 #include "transcript.h"
@@ -214,43 +214,39 @@ static int show_transcript(const char *path) {
     return 0;
 }
 
-/* The transcripts argv[*i].. up to "--", and the "--"; shown says how
- * many were. Returns 0, or 1 where one could not be shown. */
-static int show_transcripts(int argc, char **argv, int *i,
-                            int *shown) {
+/* The transcripts of e; shown says how many were. Returns 0, or 1 where
+ * one could not be shown. */
+static int show_transcripts(const struct nw_model_entry *e, int *shown) {
     int status = 0;
-    for (*shown = 0; *i < argc && strcmp(argv[*i], "--") != 0; ++*i) {
-        if (show_transcript(argv[*i]) != 0) {
+    *shown = 0;
+    for (size_t k = 0; k < e->ntranscripts; ++k) {
+        if (show_transcript(e->transcripts[k]) != 0) {
             status = 1;
         } else {
             ++*shown;
         }
     }
-    if (*i < argc) {
-        ++*i; /* the "--" */
-    }
     return status;
 }
 
 /* A run of the program above: its command line as the heading, then its
- * transcripts, from argv[*i], the "-r". The run's name is code, as the
- * file that declares it and the command that records it. */
-static int show_run(int argc, char **argv, int *i) {
-    const char *run = argv[*i + 1];
-    size_t size = strlen(run) + 32;
+ * transcripts. The run's name is code, as the file that declares it and
+ * the command that records it. */
+static int show_run(const struct nw_model_entry *e) {
+    size_t size = strlen(e->name) + strlen(e->prog) + strlen(e->args) + 32;
     char *text = nw_xrealloc(NULL, size);
     int shown;
+    snprintf(text, size, "./%s%s%s", e->prog, *e->args ? " " : "", e->args);
     printf("#### ");
-    nw_put_md_code(stdout, argv[*i + 2]);
+    nw_put_md_code(stdout, text);
     printf("\n\nA run of the program above with other arguments, as ");
-    snprintf(text, size, "evidence/%s.run", run);
+    snprintf(text, size, "evidence/%s.run", e->name);
     nw_put_md_code(stdout, text);
     printf(" gives them.\n\n");
-    *i += 3;
-    int status = show_transcripts(argc, argv, i, &shown);
+    int status = show_transcripts(e, &shown);
     if (shown == 0) {
         printf("No transcript is recorded for this run yet; ");
-        snprintf(text, size, "make record PROG=%s", run);
+        snprintf(text, size, "make record PROG=%s", e->name);
         nw_put_md_code(stdout, text);
         printf(" on a GPU makes one.\n\n");
     }
@@ -258,27 +254,20 @@ static int show_run(int argc, char **argv, int *i) {
     return status;
 }
 
-/* The profile of the program above, from argv[*i], the "-p": what it
- * counts and how it is recorded, then its transcripts. Its name is
- * PROG_ncu, the program's with _ncu. */
-static int show_profile(int argc, char **argv, int *i) {
-    const char *profile = argv[*i + 1];
-    size_t len = strlen(profile);
-    if (len <= 4 || strcmp(profile + len - 4, "_ncu") != 0) {
-        return -1;
-    }
-    size_t size = len + 32;
+/* The profile of the program above, PROG_ncu: what it counts and how it
+ * is recorded, then its transcripts. */
+static int show_profile(const struct nw_model_entry *e) {
+    size_t size = strlen(e->prog) + 32;
     char *text = nw_xrealloc(NULL, size);
     int shown;
     printf("#### Its profile\n\nNsight Compute's counters of its kernels, as ");
-    snprintf(text, size, "evidence/%.*s.ncu", (int)(len - 4), profile);
+    snprintf(text, size, "evidence/%s.ncu", e->prog);
     nw_put_md_code(stdout, text);
     printf(" asks for them; ");
-    snprintf(text, size, "make profile PROG=%.*s", (int)(len - 4), profile);
+    snprintf(text, size, "make profile PROG=%s", e->prog);
     nw_put_md_code(stdout, text);
     printf(" records them on a GPU.\n\n");
-    *i += 2;
-    int status = show_transcripts(argc, argv, i, &shown);
+    int status = show_transcripts(e, &shown);
     if (shown == 0) {
         printf("No profile is recorded yet.\n\n");
     }
@@ -286,93 +275,78 @@ static int show_profile(int argc, char **argv, int *i) {
     return status;
 }
 
-/* A program: its file, its compile line, its transcripts argv[*i].. up to
- * "--", then its runs and its profile. Returns 0, or 1 where a transcript
- * could not be shown, or -1 for a wrong command line. */
 /* Where the compile lines go (-k): the file, and the blocks it has. */
 struct code_out {
     FILE *f;
     unsigned n;
 };
 
-static int show_program(int argc, char **argv, int *i,
+/* A program: its file, its compile line, its transcripts. Returns 0, or 1
+ * where a transcript could not be shown. */
+static int show_program(const struct nw_model_entry *e,
                         struct code_out *code) {
-    const char *prog = argv[*i];
-    const char *line = argv[*i + 1];
     int shown;
-    printf("### `%s.cu`\n\n", prog);
-    printf("[Download %s.cu](src/%s.cu){download=\"\"}. Compiled with:\n\n", prog,
-           prog);
+    printf("### `%s.cu`\n\n", e->name);
+    printf("[Download %s.cu](src/%s.cu){download=\"\"}. Compiled with:\n\n",
+           e->name, e->name);
     if (code->f != NULL) {
         ++code->n;
         printf("```{=html}\n<!--NWRUN%04u-->\n```\n", code->n);
         fprintf(code->f, "<!--NWRUN%04u-->\n\n", code->n);
-        nw_put_code_block(code->f, ".sh .compile-line", line);
+        nw_put_code_block(code->f, ".sh .compile-line", e->line);
         fputc('\n', code->f);
     } else {
-        nw_put_code_block(stdout, ".sh .compile-line", line);
+        nw_put_code_block(stdout, ".sh .compile-line", e->line);
     }
     putchar('\n');
-    *i += 2;
-    int status = show_transcripts(argc, argv, i, &shown);
+    int status = show_transcripts(e, &shown);
     if (shown == 0) {
         printf("No transcript is recorded for this program yet; "
                "`make record` on a GPU makes one.\n\n");
-    }
-    while (*i < argc && strcmp(argv[*i], "-r") == 0) {
-        if (*i + 2 >= argc) {
-            return -1;
-        }
-        status |= show_run(argc, argv, i);
-    }
-    if (*i < argc && strcmp(argv[*i], "-p") == 0) {
-        int st = *i + 1 < argc ? show_profile(argc, argv, i) : -1;
-        if (st < 0) {
-            return -1;
-        }
-        status |= st;
     }
     return status;
 }
 
 int main(int argc, char **argv) {
-    int status = 0;
-    printf("## Building and running {#sec-running}\n\n");
+    const char *code_path = NULL, *model_path = NULL;
     int i = 1;
-    const char *code_path = NULL;
     for (; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "-k") == 0) {
             code_path = argv[i + 1];
         } else if (strcmp(argv[i], "-f") == 0) {
             fresh_dir = argv[i + 1];
+        } else if (strcmp(argv[i], "-M") == 0) {
+            model_path = argv[i + 1];
         } else {
             break;
         }
     }
+    if (i != argc || model_path == NULL) {
+        fprintf(stderr, "usage: %s [-k CODE] [-f FRESH] -M MODEL\n", argv[0]);
+        return 2;
+    }
+    struct nw_model model;
+    if (nw_model_read(model_path, &model) != 0) {
+        return 1;
+    }
     struct code_out code = {NULL, 0};
     if (code_path != NULL && (code.f = fopen(code_path, "w")) == NULL) {
         nw_error(code_path, 0, "cannot write");
+        nw_model_free(&model);
         return 1;
     }
-    if (i >= argc) {
+    int status = 0;
+    printf("## Building and running {#sec-running}\n\n");
+    if (model.n == 0) {
         printf("This chapter has no programs.\n");
     }
-    while (i < argc) {
-        int st = i + 1 < argc && strcmp(argv[i], "-r") != 0
-                     ? show_program(argc, argv, &i, &code)
-                     : -1;
-        if (st < 0) {
-            fprintf(stderr, "usage: %s [-k CODE] [-f FRESH] "
-                            "PROG 'COMPILE LINE' [TRANSCRIPT...] -- "
-                            "[-r RUN 'COMMAND LINE' [TRANSCRIPT...] --]... "
-                            "[-p PROG_ncu [TRANSCRIPT...] --] ...\n", argv[0]);
-            if (code.f != NULL) {
-                fclose(code.f);
-            }
-            return 2;
-        }
-        status |= st;
+    for (size_t k = 0; k < model.n; ++k) {
+        const struct nw_model_entry *e = &model.v[k];
+        status |= e->kind == NW_MODEL_PROGRAM ? show_program(e, &code)
+                  : e->kind == NW_MODEL_RUN   ? show_run(e)
+                                              : show_profile(e);
     }
+    nw_model_free(&model);
     status |= nw_flush_stdout("run-md");
     if (code.f != NULL && fclose(code.f) != 0) {
         nw_error(code_path, 0, "cannot write");

@@ -588,20 +588,22 @@ $(B)/stamp/names: $(call named-ok,$(RUN_FILES),.run) $(call named-ok,$(wildcard 
 
 # --- The T4 fit --------------------------------------------------------------
 # How each kernel fits a Tesla T4, from its sm_75 code and no GPU: a compile
-# that writes no binary reports each kernel's registers and static shared
-# memory (ptxas, --resource-usage), and one to PTX gives the block size its
-# __launch_bounds__ promise (.maxntid). Each follows the program's own
-# compile, and so its headers; the timings ptxas prints are left out, so that
-# the report changes only when the code does. t4-fit turns the two into the
+# to PTX gives the block size its __launch_bounds__ promise (.maxntid), and
+# that PTX assembled, writing no binary, reports each kernel's registers and
+# static shared memory (ptxas, --resource-usage; nvcc given a .ptx runs
+# ptxas alone, where compiling the source again would take as long as the
+# compile to PTX). The PTX follows the program's own compile, and so its
+# headers; the timings ptxas prints are left out, so that the report
+# changes only when the code does. t4-fit turns the two into the
 # program's values (build/values/PROG/tesla-t4.fit.tsv, for quotes) and the
 # table on the chapter's page; tests/fit.sh fails where a kernel cannot run
 # one block on a T4.
 
 FIT_FLAGS = $(filter-out -arch=%,$(NVCCFLAGS)) -arch=sm_75
-$(B)/fit/%.ptxas: $(B)/bin/% | $(B)/fit
+$(B)/fit/%.ptxas: $(B)/fit/%.ptx | $(B)/fit
 	$(call say,PTXAS,$*)
 	$(Q)trap 'rm -f $@.tmp $@.log' EXIT; \
-	$(NVCC) $(FIT_FLAGS) --resource-usage -cubin -o /dev/null $(B)/lsrc/$*.cu 2> $@.log || \
+	$(NVCC) $(FIT_FLAGS) --resource-usage -cubin -o /dev/null $< 2> $@.log || \
 	  { cat $@.log >&2; exit 1; }; \
 	sed '/Compile time = /d' $@.log > $@.tmp && mv -f $@.tmp $@
 $(B)/fit/%.ptx: $(B)/bin/% | $(B)/fit

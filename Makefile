@@ -193,7 +193,7 @@ PIPES := $(CHAPTERS:%=$(B)/meta/%.nwpipe)
 NOTEBOOKS := $(CHAPTERS:%=$(B)/notebooks/%.ipynb)
 
 # Which files and programs each chapter tangles, read from its meta file.
-ifeq ($(filter clean preview revise,$(MAKECMDGOALS)),)
+ifeq ($(filter clean preview revise asan-cflags,$(MAKECMDGOALS)),)
 include $(B)/book.mk
 endif
 ROOTS := $(foreach c,$(CHAPTERS),$(ROOTS.$(c)))
@@ -394,6 +394,11 @@ $(B)/asan/%: tools/book/%.c $(B)/asan/libtcheck.a $(B)/asan/libbook.a $(LIB_HDR)
 	$(call say,ASAN,$@)
 	$(ASAN_LINK)
 .PHONY: asan
+# The flags, for a test that compiles a single file of its own the same way
+# (tests/tcheck/run.sh: the one file of tcheck, alone).
+.PHONY: asan-cflags
+asan-cflags:
+	@echo '$(ASAN_CFLAGS)'
 asan: $(ASAN_TOOLS)
 
 $(NOTANGLE_BIN):
@@ -1127,7 +1132,7 @@ check:
 	+$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all $(TCHECK) $(B)/tools/tcheck.c $(claims) $(if $(HAVE_NVCC),$(GPUINFO)) \
 	  $(B)/compile-lines $(if $(CHAPTER),$(B)/asan/t4-fit,$(ASAN_TOOLS))
 	+$(Q)$(MAKE) --no-print-directory --output-sync=target -f tests/check.mk \
-	  B=$(B) NVCC='$(HAVE_NVCC)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' BASE_URL='$(BASE)' \
+	  B=$(B) NVCC='$(HAVE_NVCC)' ASAN_CFLAGS='$(ASAN_CFLAGS)' CHAPTERS='$(CHECKED)' BOOK_CHAPTERS='$(CHAPTERS)' CHECK_CHAPTER='$(CHAPTER)' BASE_URL='$(BASE)' \
 	  PROGRAMS='$(CHECKED_PROGRAMS)' BOOK_PROGRAMS='$(PROGRAMS)' PROFILES='$(PROFILES)' RUNS='$(RUNS)' \
 	  FITS='$(call fits,$(CHECKED_COMPILED))' NOFIT='$(filter-out $(call fits,$(CHECKED_COMPILED)),$(CHECKED_COMPILED))'
 

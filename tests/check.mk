@@ -16,7 +16,7 @@ SHELL := /bin/bash
 .SUFFIXES:
 B ?= build
 # What the Makefile's check target says of the book, for the groups.
-export B NVCC CHAPTERS BOOK_CHAPTERS CHECK_CHAPTER PROGRAMS BOOK_PROGRAMS PROFILES RUNS FITS NOFIT BASE_URL
+export B NVCC ASAN_CFLAGS CHAPTERS BOOK_CHAPTERS CHECK_CHAPTER PROGRAMS BOOK_PROGRAMS PROFILES RUNS FITS NOFIT BASE_URL
 LOG := $(B)/check
 
 TOOLCHAIN_GROUPS := build tcheck weave tools claims profile

@@ -39,7 +39,9 @@ loop_asan="log_path=$san/asan:detect_leaks=0"
 export UBSAN_OPTIONS="log_path=$san/ubsan:halt_on_error=1:print_stacktrace=1"
 
 CC=${CC:-cc}
-SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer"
+# The flags make builds the tools under the sanitizers with (make check
+# gives them; alone, make says them): ASAN_CFLAGS in the Makefile.
+SANITIZE=${ASAN_CFLAGS:-$(make -s --no-print-directory -C "$root" asan-cflags)}
 # The one file of tcheck, as make builds it (make check does first).
 made=${B:-build}/tools/tcheck.c
 case $made in /*) ;; *) made=$root/$made ;; esac
@@ -52,7 +54,7 @@ fi
 mkdir -p "$work/alone"
 cp "$made" "$work/alone/tcheck.c"
 # shellcheck disable=SC2086 # SANITIZE is a list of flags
-if ! (cd "$work/alone" && $CC -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 $SANITIZE \
+if ! (cd "$work/alone" && $CC $SANITIZE \
     -o "$work/tools/tcheck" tcheck.c); then
     echo "FAIL build: $made does not build alone with $CC and the sanitizers"
     exit 1
@@ -1216,7 +1218,7 @@ if command -v make >/dev/null 2>&1; then
     export FAKE_GPUINFO="$bd/gpuinfo.txt" FAKE_GPUINFO_PROG="$work/tools/fake-gpuinfo"
     bmake() {
         make -s -C "$bd" NVCC="$work/fake-nvcc" CC="$CC" \
-            TCHECK_CFLAGS="-std=c11 -g -Wall -Wextra -Werror -pedantic $SANITIZE" "$@"
+            TCHECK_CFLAGS="$SANITIZE" "$@"
     }
     run bmake
     result bundle/build "$rc" "$(tail -n 3 "$work/e" | tr '\n' ' ')"

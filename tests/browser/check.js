@@ -247,7 +247,7 @@ function survey(sel) {
   // Long chunks folded: every piece of more than 40 lines (search.js's
   // kFoldOver) shows its first ten lines or more, not all, over a button
   // that opens it; no shorter piece is folded.
-  const folds = { long: 0, wrong: [] };
+  const folds = { long: 0, wrong: [], labelled: 0 };
   for (const c of document.querySelectorAll(`div${sel.chunk}`)) {
     const box = c.querySelector(':scope > div.sourceCode');
     const code = box && box.querySelector('pre code');
@@ -259,6 +259,7 @@ function survey(sel) {
       continue;
     }
     folds.long++;
+    if (document.getElementById(`snippet:${c.id}`)) folds.labelled++;
     const lh = parseFloat(getComputedStyle(code.closest('pre')).lineHeight);
     const shown = box.clientHeight / lh;
     if (!button) folds.wrong.push(`#${c.id} (${n} lines) has no button`);
@@ -1239,27 +1240,34 @@ async function checkOutlineMark(book, ctx, kind) {
 
 // Landing on a label (a lesson's link, CHAPTER.html#LABEL): its chunk
 // comes below the top by a fifth of the window or more, with the end of
-// the prose before it in view, and every piece of it is outlined. The
-// label with the most pieces on the first chapter page that has one.
-async function checkLanding(book, ctx, kind) {
+// the prose before it in view, and every piece of it is outlined and
+// open. The label with the most pieces on the first chapter page that
+// has one, and (folded) the first label folded at load, on the first
+// chapter page that has one: landing there opens it.
+async function checkLanding(book, ctx, kind, folded) {
   const { sel, pages, surveys, isChapter } = book;
-  const name = `browser: landing on a label (${kind})`;
-  const file = pages.find((f) => isChapter(f) && surveys.get(f).labels);
+  const name = `browser: landing on a ${folded ? 'folded ' : ''}label (${kind})`;
+  const file = pages.find((f) => isChapter(f) && (folded ? surveys.get(f).folds.labelled : surveys.get(f).labels));
   if (!file) return;
   const { page } = await open(ctx, file);
   const why = [];
   let label = null;
   try {
-    label = await page.evaluate(([texts, chunk]) => {
+    label = await page.evaluate(([texts, chunk, folded]) => {
       let best = null, most = 0;
       for (const t of document.querySelectorAll(`template${texts}`)) {
         const id = t.id.replace(/^snippet:/, '');
+        if (folded) {
+          if (document.getElementById(id).hasAttribute('data-folded')) return id;
+          continue;
+        }
         const pieces = [...document.querySelectorAll(`div${chunk}[id]`)]
           .filter((c) => c.id === id || new RegExp(`^${id}-[0-9]+$`).test(c.id)).length;
         if (pieces > most) { best = id; most = pieces; }
       }
       return best;
-    }, [sel.snippetText, sel.chunk]);
+    }, [sel.snippetText, sel.chunk, !!folded]);
+    if (!label) throw new Error(folded ? 'no label folded at load' : 'no label');
     await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}#${label}`, { waitUntil: 'load', timeout: kLoadTimeout });
     await page.waitForTimeout(100);
     const r = await page.evaluate(([id, topBar, chunk, head, next]) => {
@@ -1277,18 +1285,23 @@ async function checkLanding(book, ctx, kind) {
         top: c.getBoundingClientRect().top - barH, h: innerHeight - barH,
         before: before ? before.getBoundingClientRect().bottom - barH : null,
         unmarked: pieces.filter((p) => getComputedStyle(p).boxShadow === 'none').map((p) => p.id),
+        folded: pieces.filter((p) => {
+          const box = p.querySelector(':scope > div.sourceCode');
+          return p.hasAttribute('data-folded') || (box && box.scrollHeight > box.clientHeight + 1);
+        }).map((p) => p.id),
         pieces: pieces.length,
       };
     }, [label, sel.topBar, sel.chunk, sel.chunkHead, sel.chunkNext]);
     if (r.top < r.h / 5 - 2 || r.top > r.h / 2) why.push(`the chunk is ${Math.round(r.top)} px below the top, of ${r.h}`);
     if (r.before !== null && r.before <= 0) why.push('the prose before it is off screen');
     if (r.unmarked.length) why.push(`${r.unmarked.length} of its ${r.pieces} pieces not outlined: ${r.unmarked.slice(0, 3).join(' ')}`);
+    if (r.folded.length) why.push(`${r.folded.length} of its ${r.pieces} pieces left folded: ${r.folded.slice(0, 3).join(' ')}`);
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
   await page.close();
   if (why.length) fail(name, `${file}#${label}: ${why.join('; ')}`);
-  else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined`);
+  else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined${folded ? ' and open' : ''}`);
 }
 
 // The colours' switch: dark chosen on a light system, the page dark
@@ -1758,6 +1771,7 @@ async function checkShared(book) {
     () => checkContentsButton(book),
     ...widths.map(([ctx, kind]) => () => checkOutlineMark(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind)),
+    ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind, 'folded')),
     () => checkThemeSwitch(book),
     () => checkPageTurns(book),
     () => checkFirstSearch(book),

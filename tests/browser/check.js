@@ -714,7 +714,7 @@ async function openFold(book, page, file) {
 
 // A chapter in the dark, then in print (s.toc: a page with an outline).
 async function darkAndPrint(book, page, file) {
-  const { sel } = book;
+  const { sel, surveys } = book;
   const base = file.replace(/\.html$/, '');
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const lum = (bg.match(/\d+/g) || [255, 255, 255]).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 765;
@@ -727,26 +727,30 @@ async function darkAndPrint(book, page, file) {
   else pass(`browser: ${file} follows a dark system setting`);
 
   await page.emulateMedia({ media: 'print', colorScheme: 'light' });
-  const printed = await page.evaluate(([navigation, chapter]) => {
+  const printed = await page.evaluate(([navigation, chapter, chunk]) => {
     const hidden = navigation.filter((s) => {
       const e = document.querySelector(s);
       return e && getComputedStyle(e).display !== 'none';
     });
     const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
+    // A long chunk folded on the screen is printed whole: no box of a
+    // chunk (its code's) cut short.
+    const short = [...document.querySelectorAll(`div${chunk} > div`)]
+      .filter((b) => b.scrollHeight > b.clientHeight + 1).map((b) => b.parentElement.id);
     // On the whole book's page, each chapter starts a new sheet.
     const unbroken = [...document.querySelectorAll(chapter)].filter((h) =>
       getComputedStyle(h).breakBefore !== 'page').map((h) => h.id);
-    return { hidden, cut, unbroken };
-  }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter]);
+    return { hidden, cut, short, unbroken };
+  }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter, sel.chunk]);
   await page.evaluate((chunk) => {
     const c = document.querySelector(`div${chunk}`);
     if (c) c.scrollIntoView();
   }, sel.chunk);
   await shot(page, `${base}-print.png`);
-  if (printed.hidden.length || printed.cut || printed.unbroken.length) {
-    fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
+  if (printed.hidden.length || printed.cut || printed.short.length || printed.unbroken.length) {
+    fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.short.length ? `; ${printed.short.length} folded, not whole: ${printed.short.slice(0, 3).join(' ')}` : ''}${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
   } else {
-    pass(`browser: ${file} in print: no navigation, no code cut off`);
+    pass(`browser: ${file} in print: no navigation, no code cut off${surveys.get(file).folds.long ? `, the ${surveys.get(file).folds.long} pieces folded on the screen whole` : ''}`);
   }
   // The page printed, to look at (BROWSER_PDF=1); it asserts nothing.
   if (process.env.BROWSER_PDF) {

@@ -1312,10 +1312,13 @@ async function checkLanding(book, ctx, kind, folded) {
 // (text at full contrast, a chart turned over) and dark again from the
 // first frame of the next page opened (the body is made with the root
 // already dark, no flash of light); then as the system has them, light
-// again; and light chosen on a dark system. The choice is kept in
-// localStorage, which file:// pages share.
+// again; and light chosen on a dark system, its text at full contrast
+// (no dark rule that ignores the choice) and its chart as drawn; and at
+// the phone's width, the switch in sight in the opened contents, dark
+// when chosen there. The choice is kept in localStorage, which file://
+// pages share.
 async function checkThemeSwitch(book) {
-  const { sel, pages, surveys, isChapter, desktop, dark } = book;
+  const { sel, pages, surveys, isChapter, desktop, dark, phone } = book;
   const name = 'browser: the colours\' switch';
   const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts) || pages.find(isChapter);
   if (!file) return;
@@ -1365,14 +1368,32 @@ async function checkThemeSwitch(book) {
     pages2.push(d.page);
     if (!(await state(d.page)).dark) why.push('not dark on a dark system');
     await d.page.selectOption(`${sel.themeSwitch} select`, 'light');
-    if ((await state(d.page)).dark) why.push('dark on a dark system once light was chosen');
-    for (const p of [...problems, ...d.problems]) why.push(p);
+    st = await state(d.page);
+    if (st.dark) why.push('dark on a dark system once light was chosen');
+    if (st.chart === true) why.push('its chart still turned over once light was chosen');
+    await checkContrast(book, d.page, file, 'light, chosen on a dark system');
+    // At the phone's width, in the navigation behind the Contents button.
+    const p = await open(phone, file);
+    pages2.push(p.page);
+    await p.page.click(`label${sel.navButton}`);
+    const reach = await p.page.evaluate((sw) => {
+      const s = document.querySelector(`${sw} select`);
+      const r = s && s.getBoundingClientRect();
+      return !!r && r.width > 0 && r.height > 0 && r.right <= innerWidth && r.bottom <= innerHeight && r.top >= 0;
+    }, sel.themeSwitch);
+    if (!reach) why.push(`no switch in sight at ${kPhone.width} px once the contents are open`);
+    else {
+      await p.page.selectOption(`${sel.themeSwitch} select`, 'dark');
+      if (!(await state(p.page)).dark) why.push(`not dark once dark was chosen at ${kPhone.width} px`);
+      await p.page.selectOption(`${sel.themeSwitch} select`, '');
+    }
+    for (const q of [...problems, ...d.problems, ...p.problems]) why.push(q);
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
   for (const p of pages2) await p.close();
   if (why.length) fail(name, `${file}: ${why.join('; ')}`);
-  else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system`);
+  else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system (at full contrast, its chart as drawn), dark chosen at ${kPhone.width} px in the contents`);
 }
 
 // The previous and next chapter above the text as well as below it, the

@@ -220,9 +220,14 @@ function survey(sel) {
   // Maths in the words' own face: its digits in the face of the text
   // around it, and a fence that is not stretched no wider than a fence of
   // that face (in the maths font a fence took nearly an em, 2 ( n - 1 )).
-  const maths = { count: 0, face: [], loose: [] };
+  const maths = { count: 0, face: [], loose: [], commands: [] };
   for (const m of document.querySelectorAll('main math')) {
     maths.count++;
+    // The TeX commands its source uses (\bmod), which search's excerpts
+    // are to show as text.
+    for (const c of (m.querySelector('annotation') || { textContent: '' }).textContent.match(/\\[A-Za-z]+/g) || []) {
+      if (!maths.commands.includes(c)) maths.commands.push(c);
+    }
     const around = getComputedStyle(m.parentElement).fontFamily;
     const tex = () => (m.querySelector('annotation') || m).textContent.trim().slice(0, 30);
     if ([...m.querySelectorAll('mn')].some((e) => getComputedStyle(e).fontFamily !== around)) {
@@ -1610,9 +1615,12 @@ async function searchAll(book, page, q) {
   }), [resultLinks, sel.searchResults]);
 }
 
-// Each of kSearches from the front page.
+// Each of kSearches from the front page; then every text the index holds,
+// which the excerpts are cut from, for the TeX commands of the book's
+// maths (those on the pages checked): maths is shown as text, "w mod 32"
+// where its source says "w \bmod 32".
 async function checkSearches(book) {
-  const { desktop } = book;
+  const { desktop, surveys } = book;
   const { page, problems } = await open(desktop, 'index.html');
   for (const s of kSearches) {
     const name = `browser: search "${s.q}" finds every place`;
@@ -1641,6 +1649,21 @@ async function checkSearches(book) {
       fail(name, problems[0] || String(e.message || e).split('\n')[0]);
     }
   }
+  const commands = [...new Set([...surveys.values()].flatMap((v) => v.maths.commands))];
+  const tex = await page.evaluate((commands) => {
+    const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const re = new RegExp(`(${commands.map(esc).join('|')})(?![A-Za-z])`);
+    const found = [];
+    for (const d of window.BOOK_INDEX.docs) {
+      const m = re.exec(`${d.t} ${d.b}`);
+      if (m) found.push(`${d.u}: ${`${d.t} ${d.b}`.slice(Math.max(0, m.index - 12), m.index + 20)}`);
+    }
+    return { found, docs: window.BOOK_INDEX.docs.length };
+  }, commands);
+  const name = 'browser: search\'s excerpts show maths as text';
+  if (!commands.length) fail(name, 'no TeX command in the maths of the pages checked');
+  else if (tex.found.length) fail(name, `${tex.found.length} texts of the index with TeX (${commands.length} commands): ${tex.found.slice(0, 3).join('; ')}`);
+  else pass(`${name}: none of the ${commands.length} TeX commands of the book's maths (${commands.slice(0, 4).join(' ')} ...) in the ${tex.docs} texts of the index`);
   await page.close();
 }
 

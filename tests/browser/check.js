@@ -1667,6 +1667,46 @@ async function checkSearches(book) {
   await page.close();
 }
 
+// Without scripts a long chunk is shown whole: the fold is search.js's,
+// so a reader who runs none reads all of it, at both widths. The first
+// chapter page with a fold, in a window that runs no script.
+async function checkFoldsWithoutScript(book) {
+  const { sel, pages, surveys, isChapter, browser } = book;
+  const name = 'browser: without scripts the long chunks are whole';
+  const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
+  if (!file) return;
+  const ctx = await browser.newContext({ viewport: kDesktop, colorScheme: 'light', javaScriptEnabled: false });
+  const why = [];
+  let long = 0;
+  try {
+    const { page, problems } = await open(ctx, file);
+    for (const [size, kind] of [[kDesktop, 'desktop'], [kPhone, 'phone']]) {
+      await page.setViewportSize(size);
+      const r = await page.evaluate((chunk) => {
+        const cut = [];
+        let n = 0;
+        for (const c of document.querySelectorAll(`div${chunk}`)) {
+          const box = c.querySelector(':scope > div.sourceCode');
+          const code = box && box.querySelector('pre code');
+          if (!code || code.querySelectorAll(':scope > span').length <= 40) continue;
+          n++;
+          if (box.scrollHeight > box.clientHeight + 1) cut.push(`#${c.id} shows ${box.clientHeight} px of ${box.scrollHeight}`);
+        }
+        return { n, cut };
+      }, sel.chunk);
+      long = r.n;
+      for (const c of r.cut) why.push(`${kind}: ${c}`);
+    }
+    for (const q of problems) why.push(q);
+    await page.close();
+  } catch (e) {
+    why.push(String(e.message || e).split('\n')[0]);
+  }
+  await ctx.close();
+  if (why.length) fail(name, `${file}: ${why.slice(0, 3).join('; ')}`);
+  else pass(`${name}: ${file}, its ${long} pieces over 40 lines shown whole (desktop and ${kPhone.width} px)`);
+}
+
 // A search landing in a long chunk past its fold opens it: a word of
 // its next-to-last line that no earlier line of the chunk has, searched
 // from the chunk's place (?q=WORD#CHUNK, as a result opens it), is
@@ -1827,6 +1867,7 @@ async function checkShared(book) {
     () => checkChunksIndex(book),
     () => checkSearches(book),
     () => checkSearchInFold(book),
+    () => checkFoldsWithoutScript(book),
     ...[[desktop, 'light'], [dark, 'dark'], [phone, 'phone']].map(([ctx, kind]) => () => checkResultOpens(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkSearchKeys(book, ctx, kind)),
   ];

@@ -472,8 +472,9 @@
  * - A chunk landed on is outlined with every other piece of its name.
  * - A long chunk's piece (over kFoldOver lines: a figure's drawing code, a
  *   copied kernel) is folded to its first lines, with a button under it
- *   that opens it; a link to one of its lines, or a search's mark in it,
- *   opens it too. Print shows it whole.
+ *   that opens it; a link to it (a label), to one of its lines or to
+ *   another piece of its name, or a search's mark in it, opens it too.
+ *   Print shows it whole.
  * - Every code block gets a control that copies its code as shown.
  * - A label's copy control (hidden until now) copies its code for a slide,
  *   exactly the bytes of snippets/LABEL.cu, from the page's <template> of
@@ -619,15 +620,21 @@
     }
   }
   document.addEventListener('book:reveal', function (e) { reveal(e.target); });
-  // A link to a line of a folded chunk opens it, and the line is brought
-  // into view again, up and down only; so is any place linked at load,
-  // which the folds above it have moved.
+  // A link to a folded chunk (a label, a lesson's link to its code), to
+  // another piece of its name or to one of its lines opens it, and the
+  // place is brought into view again, up and down only; so is any place
+  // linked at load, which the folds above it have moved.
   function landInside() {
     var target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
     if (!target) {
       return;
     }
     reveal(target);
+    folds.forEach(function (set, chunk) {
+      if (chunk === target || chunk.hasAttribute('data-landed')) {
+        set(false);
+      }
+    });
     var r = target.getBoundingClientRect();
     var margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
     window.scrollTo(window.scrollX, window.scrollY + r.top - margin);

@@ -220,9 +220,14 @@ function survey(sel) {
   // Maths in the words' own face: its digits in the face of the text
   // around it, and a fence that is not stretched no wider than a fence of
   // that face (in the maths font a fence took nearly an em, 2 ( n - 1 )).
-  const maths = { count: 0, face: [], loose: [] };
+  const maths = { count: 0, face: [], loose: [], commands: [] };
   for (const m of document.querySelectorAll('main math')) {
     maths.count++;
+    // The TeX commands its source uses (\bmod), which search's excerpts
+    // are to show as text.
+    for (const c of (m.querySelector('annotation') || { textContent: '' }).textContent.match(/\\[A-Za-z]+/g) || []) {
+      if (!maths.commands.includes(c)) maths.commands.push(c);
+    }
     const around = getComputedStyle(m.parentElement).fontFamily;
     const tex = () => (m.querySelector('annotation') || m).textContent.trim().slice(0, 30);
     if ([...m.querySelectorAll('mn')].some((e) => getComputedStyle(e).fontFamily !== around)) {
@@ -247,7 +252,7 @@ function survey(sel) {
   // Long chunks folded: every piece of more than 40 lines (search.js's
   // kFoldOver) shows its first ten lines or more, not all, over a button
   // that opens it; no shorter piece is folded.
-  const folds = { long: 0, wrong: [] };
+  const folds = { long: 0, wrong: [], labelled: 0 };
   for (const c of document.querySelectorAll(`div${sel.chunk}`)) {
     const box = c.querySelector(':scope > div.sourceCode');
     const code = box && box.querySelector('pre code');
@@ -259,6 +264,7 @@ function survey(sel) {
       continue;
     }
     folds.long++;
+    if (document.getElementById(`snippet:${c.id}`)) folds.labelled++;
     const lh = parseFloat(getComputedStyle(code.closest('pre')).lineHeight);
     const shown = box.clientHeight / lh;
     if (!button) folds.wrong.push(`#${c.id} (${n} lines) has no button`);
@@ -713,7 +719,7 @@ async function openFold(book, page, file) {
 
 // A chapter in the dark, then in print (s.toc: a page with an outline).
 async function darkAndPrint(book, page, file) {
-  const { sel } = book;
+  const { sel, surveys } = book;
   const base = file.replace(/\.html$/, '');
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const lum = (bg.match(/\d+/g) || [255, 255, 255]).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 765;
@@ -726,26 +732,30 @@ async function darkAndPrint(book, page, file) {
   else pass(`browser: ${file} follows a dark system setting`);
 
   await page.emulateMedia({ media: 'print', colorScheme: 'light' });
-  const printed = await page.evaluate(([navigation, chapter]) => {
+  const printed = await page.evaluate(([navigation, chapter, chunk]) => {
     const hidden = navigation.filter((s) => {
       const e = document.querySelector(s);
       return e && getComputedStyle(e).display !== 'none';
     });
     const cut = [...document.querySelectorAll('pre')].filter((p) => p.scrollWidth > p.clientWidth + 1).length;
+    // A long chunk folded on the screen is printed whole: no box of a
+    // chunk (its code's) cut short.
+    const short = [...document.querySelectorAll(`div${chunk} > div`)]
+      .filter((b) => b.scrollHeight > b.clientHeight + 1).map((b) => b.parentElement.id);
     // On the whole book's page, each chapter starts a new sheet.
     const unbroken = [...document.querySelectorAll(chapter)].filter((h) =>
       getComputedStyle(h).breakBefore !== 'page').map((h) => h.id);
-    return { hidden, cut, unbroken };
-  }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter]);
+    return { hidden, cut, short, unbroken };
+  }, [[sel.bookNav, sel.topBar, sel.pageTurn], sel.wholeBookChapter, sel.chunk]);
   await page.evaluate((chunk) => {
     const c = document.querySelector(`div${chunk}`);
     if (c) c.scrollIntoView();
   }, sel.chunk);
   await shot(page, `${base}-print.png`);
-  if (printed.hidden.length || printed.cut || printed.unbroken.length) {
-    fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
+  if (printed.hidden.length || printed.cut || printed.short.length || printed.unbroken.length) {
+    fail(`browser: ${file} in print`, `${printed.hidden.length ? 'still shown: ' + printed.hidden.join(' ') + '; ' : ''}${printed.cut} code blocks cut off${printed.short.length ? `; ${printed.short.length} folded, not whole: ${printed.short.slice(0, 3).join(' ')}` : ''}${printed.unbroken.length ? '; chapters not on a new sheet: ' + printed.unbroken.join(' ') : ''}`);
   } else {
-    pass(`browser: ${file} in print: no navigation, no code cut off`);
+    pass(`browser: ${file} in print: no navigation, no code cut off${surveys.get(file).folds.long ? `, the ${surveys.get(file).folds.long} pieces folded on the screen whole` : ''}`);
   }
   // The page printed, to look at (BROWSER_PDF=1); it asserts nothing.
   if (process.env.BROWSER_PDF) {
@@ -1239,27 +1249,34 @@ async function checkOutlineMark(book, ctx, kind) {
 
 // Landing on a label (a lesson's link, CHAPTER.html#LABEL): its chunk
 // comes below the top by a fifth of the window or more, with the end of
-// the prose before it in view, and every piece of it is outlined. The
-// label with the most pieces on the first chapter page that has one.
-async function checkLanding(book, ctx, kind) {
+// the prose before it in view, and every piece of it is outlined and
+// open. The label with the most pieces on the first chapter page that
+// has one, and (folded) the first label folded at load, on the first
+// chapter page that has one: landing there opens it.
+async function checkLanding(book, ctx, kind, folded) {
   const { sel, pages, surveys, isChapter } = book;
-  const name = `browser: landing on a label (${kind})`;
-  const file = pages.find((f) => isChapter(f) && surveys.get(f).labels);
+  const name = `browser: landing on a ${folded ? 'folded ' : ''}label (${kind})`;
+  const file = pages.find((f) => isChapter(f) && (folded ? surveys.get(f).folds.labelled : surveys.get(f).labels));
   if (!file) return;
   const { page } = await open(ctx, file);
   const why = [];
   let label = null;
   try {
-    label = await page.evaluate(([texts, chunk]) => {
+    label = await page.evaluate(([texts, chunk, folded]) => {
       let best = null, most = 0;
       for (const t of document.querySelectorAll(`template${texts}`)) {
         const id = t.id.replace(/^snippet:/, '');
+        if (folded) {
+          if (document.getElementById(id).hasAttribute('data-folded')) return id;
+          continue;
+        }
         const pieces = [...document.querySelectorAll(`div${chunk}[id]`)]
           .filter((c) => c.id === id || new RegExp(`^${id}-[0-9]+$`).test(c.id)).length;
         if (pieces > most) { best = id; most = pieces; }
       }
       return best;
-    }, [sel.snippetText, sel.chunk]);
+    }, [sel.snippetText, sel.chunk, !!folded]);
+    if (!label) throw new Error(folded ? 'no label folded at load' : 'no label');
     await page.goto(`${pathToFileURL(path.join(htmlDir, file)).href}#${label}`, { waitUntil: 'load', timeout: kLoadTimeout });
     await page.waitForTimeout(100);
     const r = await page.evaluate(([id, topBar, chunk, head, next]) => {
@@ -1277,28 +1294,36 @@ async function checkLanding(book, ctx, kind) {
         top: c.getBoundingClientRect().top - barH, h: innerHeight - barH,
         before: before ? before.getBoundingClientRect().bottom - barH : null,
         unmarked: pieces.filter((p) => getComputedStyle(p).boxShadow === 'none').map((p) => p.id),
+        folded: pieces.filter((p) => {
+          const box = p.querySelector(':scope > div.sourceCode');
+          return p.hasAttribute('data-folded') || (box && box.scrollHeight > box.clientHeight + 1);
+        }).map((p) => p.id),
         pieces: pieces.length,
       };
     }, [label, sel.topBar, sel.chunk, sel.chunkHead, sel.chunkNext]);
     if (r.top < r.h / 5 - 2 || r.top > r.h / 2) why.push(`the chunk is ${Math.round(r.top)} px below the top, of ${r.h}`);
     if (r.before !== null && r.before <= 0) why.push('the prose before it is off screen');
     if (r.unmarked.length) why.push(`${r.unmarked.length} of its ${r.pieces} pieces not outlined: ${r.unmarked.slice(0, 3).join(' ')}`);
+    if (r.folded.length) why.push(`${r.folded.length} of its ${r.pieces} pieces left folded: ${r.folded.slice(0, 3).join(' ')}`);
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
   await page.close();
   if (why.length) fail(name, `${file}#${label}: ${why.join('; ')}`);
-  else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined`);
+  else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined${folded ? ' and open' : ''}`);
 }
 
 // The colours' switch: dark chosen on a light system, the page dark
 // (text at full contrast, a chart turned over) and dark again from the
 // first frame of the next page opened (the body is made with the root
 // already dark, no flash of light); then as the system has them, light
-// again; and light chosen on a dark system. The choice is kept in
-// localStorage, which file:// pages share.
+// again; and light chosen on a dark system, its text at full contrast
+// (no dark rule that ignores the choice) and its chart as drawn; and at
+// the phone's width, the switch in sight in the opened contents, dark
+// when chosen there. The choice is kept in localStorage, which file://
+// pages share.
 async function checkThemeSwitch(book) {
-  const { sel, pages, surveys, isChapter, desktop, dark } = book;
+  const { sel, pages, surveys, isChapter, desktop, dark, phone } = book;
   const name = 'browser: the colours\' switch';
   const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts) || pages.find(isChapter);
   if (!file) return;
@@ -1348,14 +1373,32 @@ async function checkThemeSwitch(book) {
     pages2.push(d.page);
     if (!(await state(d.page)).dark) why.push('not dark on a dark system');
     await d.page.selectOption(`${sel.themeSwitch} select`, 'light');
-    if ((await state(d.page)).dark) why.push('dark on a dark system once light was chosen');
-    for (const p of [...problems, ...d.problems]) why.push(p);
+    st = await state(d.page);
+    if (st.dark) why.push('dark on a dark system once light was chosen');
+    if (st.chart === true) why.push('its chart still turned over once light was chosen');
+    await checkContrast(book, d.page, file, 'light, chosen on a dark system');
+    // At the phone's width, in the navigation behind the Contents button.
+    const p = await open(phone, file);
+    pages2.push(p.page);
+    await p.page.click(`label${sel.navButton}`);
+    const reach = await p.page.evaluate((sw) => {
+      const s = document.querySelector(`${sw} select`);
+      const r = s && s.getBoundingClientRect();
+      return !!r && r.width > 0 && r.height > 0 && r.right <= innerWidth && r.bottom <= innerHeight && r.top >= 0;
+    }, sel.themeSwitch);
+    if (!reach) why.push(`no switch in sight at ${kPhone.width} px once the contents are open`);
+    else {
+      await p.page.selectOption(`${sel.themeSwitch} select`, 'dark');
+      if (!(await state(p.page)).dark) why.push(`not dark once dark was chosen at ${kPhone.width} px`);
+      await p.page.selectOption(`${sel.themeSwitch} select`, '');
+    }
+    for (const q of [...problems, ...d.problems, ...p.problems]) why.push(q);
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
   for (const p of pages2) await p.close();
   if (why.length) fail(name, `${file}: ${why.join('; ')}`);
-  else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system`);
+  else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system (at full contrast, its chart as drawn), dark chosen at ${kPhone.width} px in the contents`);
 }
 
 // The previous and next chapter above the text as well as below it, the
@@ -1572,9 +1615,12 @@ async function searchAll(book, page, q) {
   }), [resultLinks, sel.searchResults]);
 }
 
-// Each of kSearches from the front page.
+// Each of kSearches from the front page; then every text the index holds,
+// which the excerpts are cut from, for the TeX commands of the book's
+// maths (those on the pages checked): maths is shown as text, "w mod 32"
+// where its source says "w \bmod 32".
 async function checkSearches(book) {
-  const { desktop } = book;
+  const { desktop, surveys } = book;
   const { page, problems } = await open(desktop, 'index.html');
   for (const s of kSearches) {
     const name = `browser: search "${s.q}" finds every place`;
@@ -1603,7 +1649,62 @@ async function checkSearches(book) {
       fail(name, problems[0] || String(e.message || e).split('\n')[0]);
     }
   }
+  const commands = [...new Set([...surveys.values()].flatMap((v) => v.maths.commands))];
+  const tex = await page.evaluate((commands) => {
+    const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const re = new RegExp(`(${commands.map(esc).join('|')})(?![A-Za-z])`);
+    const found = [];
+    for (const d of window.BOOK_INDEX.docs) {
+      const m = re.exec(`${d.t} ${d.b}`);
+      if (m) found.push(`${d.u}: ${`${d.t} ${d.b}`.slice(Math.max(0, m.index - 12), m.index + 20)}`);
+    }
+    return { found, docs: window.BOOK_INDEX.docs.length };
+  }, commands);
+  const name = 'browser: search\'s excerpts show maths as text';
+  if (!commands.length) fail(name, 'no TeX command in the maths of the pages checked');
+  else if (tex.found.length) fail(name, `${tex.found.length} texts of the index with TeX (${commands.length} commands): ${tex.found.slice(0, 3).join('; ')}`);
+  else pass(`${name}: none of the ${commands.length} TeX commands of the book's maths (${commands.slice(0, 4).join(' ')} ...) in the ${tex.docs} texts of the index`);
   await page.close();
+}
+
+// Without scripts a long chunk is shown whole: the fold is search.js's,
+// so a reader who runs none reads all of it, at both widths. The first
+// chapter page with a fold, in a window that runs no script.
+async function checkFoldsWithoutScript(book) {
+  const { sel, pages, surveys, isChapter, browser } = book;
+  const name = 'browser: without scripts the long chunks are whole';
+  const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
+  if (!file) return;
+  const ctx = await browser.newContext({ viewport: kDesktop, colorScheme: 'light', javaScriptEnabled: false });
+  const why = [];
+  let long = 0;
+  try {
+    const { page, problems } = await open(ctx, file);
+    for (const [size, kind] of [[kDesktop, 'desktop'], [kPhone, 'phone']]) {
+      await page.setViewportSize(size);
+      const r = await page.evaluate((chunk) => {
+        const cut = [];
+        let n = 0;
+        for (const c of document.querySelectorAll(`div${chunk}`)) {
+          const box = c.querySelector(':scope > div.sourceCode');
+          const code = box && box.querySelector('pre code');
+          if (!code || code.querySelectorAll(':scope > span').length <= 40) continue;
+          n++;
+          if (box.scrollHeight > box.clientHeight + 1) cut.push(`#${c.id} shows ${box.clientHeight} px of ${box.scrollHeight}`);
+        }
+        return { n, cut };
+      }, sel.chunk);
+      long = r.n;
+      for (const c of r.cut) why.push(`${kind}: ${c}`);
+    }
+    for (const q of problems) why.push(q);
+    await page.close();
+  } catch (e) {
+    why.push(String(e.message || e).split('\n')[0]);
+  }
+  await ctx.close();
+  if (why.length) fail(name, `${file}: ${why.slice(0, 3).join('; ')}`);
+  else pass(`${name}: ${file}, its ${long} pieces over 40 lines shown whole (desktop and ${kPhone.width} px)`);
 }
 
 // A search landing in a long chunk past its fold opens it: a word of
@@ -1758,6 +1859,7 @@ async function checkShared(book) {
     () => checkContentsButton(book),
     ...widths.map(([ctx, kind]) => () => checkOutlineMark(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind)),
+    ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind, 'folded')),
     () => checkThemeSwitch(book),
     () => checkPageTurns(book),
     () => checkFirstSearch(book),
@@ -1765,6 +1867,7 @@ async function checkShared(book) {
     () => checkChunksIndex(book),
     () => checkSearches(book),
     () => checkSearchInFold(book),
+    () => checkFoldsWithoutScript(book),
     ...[[desktop, 'light'], [dark, 'dark'], [phone, 'phone']].map(([ctx, kind]) => () => checkResultOpens(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkSearchKeys(book, ctx, kind)),
   ];

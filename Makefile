@@ -519,16 +519,8 @@ revise: $(snippets) $(chapter-meta) $(snippet-marks) | $(NOTANGLE_BIN)
 # broken command.
 cite: private SHELL := /bin/bash
 cite: export CITE_LABEL = $(value LABEL)
-cite: export CITE_BASE = $(BASE)
-cite: $(B)/snippets.tsv
-	@awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] { found = 1; \
-	  url = ENVIRON["CITE_BASE"] != "" ? ENVIRON["CITE_BASE"] "/" $$6 : \
-	    "$(B)/html/" $$6 " (local: BASE_URL= says where build/html is published)"; \
-	  printf "%s\n  chapter  chapters/%s.nw\n  revision %s\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n  snippet  $(SLIDES)/%s.cu\n  fragment $(SLIDES)/%s.html\n", \
-	    $$1, $$2, $$7, url, $$3, $$4, $$5, $$1, $$1 } END { exit !found }' $< || \
-	awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] && NF == 3 { found = 1; \
-	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
-	{ echo "make cite: no label '$${CITE_LABEL}' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
+cite: $(B)/snippets.tsv $(index-pages)
+	@$(index-pages) cite $< $(REGISTRY) $(B) "$$CITE_LABEL" '$(BASE)' $(META)
 
 # --- Compile ---------------------------------------------------------------
 # tools/compile.mk holds the one compile line; the book prints the same.

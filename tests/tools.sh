@@ -134,6 +134,36 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     else
         pass "sanitized index-pages, heading-links, nav, snippets, search-index on the book"
     fi
+    # make cite is index-pages cite: a label's lines from snippets.tsv, its
+    # address local or under BASE_URL, a retired label's replacement, and
+    # one line for a label the book does not have (a quote in it is text).
+    cite() { "$asan/index-pages" cite "$1" "$2" build "$3" "$4" "${metas[@]}"; }
+    IFS=$'\t' read -r _ c_ch c_file c_first c_last c_url c_rev < <(grep $'^hillis-steele\t' "$B/snippets.tsv")
+    want() { # URL-LINE
+        printf '%s\n' hillis-steele "  chapter  chapters/$c_ch.nw" "  revision $c_rev" "  url      $1" \
+            "  file     build/src/$c_file, lines $c_first-$c_last" \
+            "  snippet  build/html/snippets/hillis-steele.cu" "  fragment build/html/snippets/hillis-steele.html"
+    }
+    printf 'old-label\tday32-scan\thillis-steele\n' >>"$gen/reg/labels.tsv"
+    { head -1 "$B/snippets.tsv"; printf 'bad label\tday32-scan\n'; } >"$gen/bad-snippets.tsv"
+    got_local=$(cite "$B/snippets.tsv" chapters/labels.tsv hillis-steele '' 2>&1)
+    got_base=$(cite "$B/snippets.tsv" chapters/labels.tsv hillis-steele https://example.org/book 2>&1)
+    got_retired=$(cite "$B/snippets.tsv" "$gen/reg/labels.tsv" old-label '' 2>&1)
+    got_none=$(cite "$B/snippets.tsv" chapters/labels.tsv "it's; touch PWNED" '' 2>&1); rc_none=$?
+    got_bad=$(cite "$gen/bad-snippets.tsv" chapters/labels.tsv hillis-steele '' 2>&1); rc_bad=$?
+    if [ "$got_local" != "$(want "build/html/$c_url (local: BASE_URL= says where build/html is published)")" ]; then
+        fail "sanitized index-pages cite prints a label's lines" "said '$got_local'"
+    elif [ "$got_base" != "$(want "https://example.org/book/$c_url")" ]; then
+        fail "sanitized index-pages cite prints a label's address under BASE_URL" "said '$got_base'"
+    elif [ "$got_retired" != "old-label is retired; it is now hillis-steele" ]; then
+        fail "sanitized index-pages cite names a retired label's replacement" "said '$got_retired'"
+    elif [ "$rc_none" -ne 1 ] || [ "$got_none" != "make cite: no label 'it's; touch PWNED' in the book (see $B/snippets.tsv)" ]; then
+        fail "sanitized index-pages cite says a label is not the book's" "said '$got_none' ($rc_none)"
+    elif [ "$rc_bad" -eq 0 ] || [ "$got_bad" != "$gen/bad-snippets.tsv:2: not a snippet line of a chapter of the book (label, chapter, file, first, last, url, revision)" ]; then
+        fail "sanitized index-pages cite names a broken line of snippets.tsv" "said '$got_bad' ($rc_bad)"
+    else
+        pass "sanitized index-pages cite: a label, its BASE_URL address, a retired label, a label not the book's, a broken line"
+    fi
     labels=(-l chapters/labels.tsv)
     for meta in "${metas[@]}"; do
         labels+=(-m "$meta")

@@ -6,6 +6,7 @@
  *   index-pages chunks META...                   > chunks.md
  *   index-pages identifiers META...              > identifiers.md
  *   index-pages xref META...                     > a table, for tests
+ *   index-pages cite SNIPPETS REGISTRY BUILD LABEL BASE META...
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
  * chapter, file, first, last, url, revision), by name. The entry's id is the label
@@ -43,6 +44,12 @@
  * define the name, each with an entry of its own. An entry's id is
  * CHAPTER--NAME, where chapter-md's "Defines" links land. xref writes the
  * same as a table, CHAPTER NAME KIND DEFINING-ANCHORS USING-ANCHORS.
+ *
+ * cite: where a label lives, for make cite: its chapter, revision,
+ * address (BASE/URL, or the page under BUILD/html where BASE is empty),
+ * lines in its tangled file and its code for a slide; or, for a label the
+ * registry retired, what replaced it. A label the book does not have is
+ * said on stderr, with exit status 1.
  *
  * Each META is build/meta/CHAPTER.tsv (for the chapter's
  * title); the chapter's noweb pipeline is read from CHAPTER.nwpipe beside
@@ -114,6 +121,7 @@ static int name_cmp(const char *a, const char *b) {
 struct label {
     char *label, *chapter, *file, *url;
     long first, last;
+    long revision;     /* the revision its code is of */
     long line;         /* in SNIPPETS */
     char *replaced_by; /* a retired label's replacement; else NULL */
     const struct nw_label *reg; /* its line in the registry, or NULL */
@@ -192,6 +200,7 @@ static int snippet_line(struct labels *ls, char **fld, int n,
     l->url = nw_xstrdup(fld[5]);
     l->first = first;
     l->last = last;
+    l->revision = to_line(fld[6]);
     l->line = lineno;
     l->replaced_by = NULL;
     l->reg = NULL;
@@ -344,6 +353,17 @@ static void read_retired(struct labels *ls, const struct nw_labels *reg) {
     }
 }
 
+static void free_labels(struct labels *ls) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        free(ls->v[i].label);
+        free(ls->v[i].chapter);
+        free(ls->v[i].file);
+        free(ls->v[i].url);
+        free(ls->v[i].replaced_by);
+    }
+    free(ls->v);
+}
+
 static int cmd_labels(const char *snippets, const char *registry,
                       const char *srcdir, const struct nw_book *book) {
     struct labels ls = {NULL, 0, 0};
@@ -366,14 +386,49 @@ static int cmd_labels(const char *snippets, const char *registry,
     for (size_t i = 0; i < ls.n && status == 0; ++i) {
         status = put_label(&ls.v[i], snippets, srcdir, book);
     }
-    for (size_t i = 0; i < ls.n; ++i) {
-        free(ls.v[i].label);
-        free(ls.v[i].chapter);
-        free(ls.v[i].file);
-        free(ls.v[i].url);
-        free(ls.v[i].replaced_by);
+    free_labels(&ls);
+    nw_labels_free(&reg);
+    return status;
+}
+
+/* Where label lives, as make cite prints it. */
+static int cmd_cite(const char *snippets, const char *registry,
+                    const char *build, const char *label, const char *base,
+                    const struct nw_book *book) {
+    struct labels ls = {NULL, 0, 0};
+    struct nw_labels reg = {NULL, 0, 0};
+    int status = read_snippets(&ls, snippets, book) != 0;
+    status |= nw_labels_from_registry(&reg, registry) != 0;
+    const struct label *l = NULL;
+    for (size_t i = 0; i < ls.n && l == NULL; ++i) {
+        if (strcmp(ls.v[i].label, label) == 0) {
+            l = &ls.v[i];
+        }
     }
-    free(ls.v);
+    const struct nw_label *r = l == NULL ? nw_labels_find(&reg, label) : NULL;
+    if (status != 0) {
+        /* said */
+    } else if (l != NULL) {
+        printf("%s\n  chapter  chapters/%s.nw\n  revision %ld\n", l->label,
+               l->chapter, l->revision);
+        if (*base != '\0') {
+            printf("  url      %s/%s\n", base, l->url);
+        } else {
+            printf("  url      %s/html/%s (local: BASE_URL= says where "
+                   "build/html is published)\n", build, l->url);
+        }
+        printf("  file     %s/src/%s, lines %ld-%ld\n", build, l->file,
+               l->first, l->last);
+        printf("  snippet  %s/html/snippets/%s.cu\n", build, l->label);
+        printf("  fragment %s/html/snippets/%s.html\n", build, l->label);
+    } else if (r != NULL && r->replaced_by != NULL) {
+        printf("%s is retired; it is now %s\n", r->label, r->replaced_by);
+    } else {
+        fprintf(stderr, "make cite: no label '%s' in the book (see %s)\n",
+                label, snippets);
+        status = 1;
+    }
+    free_labels(&ls);
     nw_labels_free(&reg);
     return status;
 }
@@ -968,15 +1023,17 @@ int main(int argc, char **argv) {
     int chunks = argc >= 2 && (strcmp(argv[1], "chunks") == 0 ||
                                 strcmp(argv[1], "identifiers") == 0 ||
                                 strcmp(argv[1], "xref") == 0);
-    int skip = labels || revision ? 5 : 2;
-    if ((!labels && !revision && !chunks) || argc <= skip) {
+    int cite = argc >= 2 && strcmp(argv[1], "cite") == 0;
+    int skip = cite ? 7 : labels || revision ? 5 : 2;
+    if ((!labels && !revision && !chunks && !cite) || argc <= skip) {
         fprintf(stderr,
                 "usage: %s labels SNIPPETS REGISTRY SRCDIR META... > labels.md\n"
                 "       %s revision REGISTRY LABEL N META... > LABEL@N.md\n"
                 "       %s chunks META... > chunks.md\n"
                 "       %s identifiers META... > identifiers.md\n"
-                "       %s xref META... > identifiers.tsv\n",
-                argv[0], argv[0], argv[0], argv[0], argv[0]);
+                "       %s xref META... > identifiers.tsv\n"
+                "       %s cite SNIPPETS REGISTRY BUILD LABEL BASE META...\n",
+                argv[0], argv[0], argv[0], argv[0], argv[0], argv[0]);
         return 2;
     }
     struct nw_book book;
@@ -988,6 +1045,8 @@ int main(int argc, char **argv) {
         status = cmd_labels(argv[2], argv[3], argv[4], &book);
     } else if (revision) {
         status = cmd_revision(argv[2], argv[3], argv[4], &book);
+    } else if (cite) {
+        status = cmd_cite(argv[2], argv[3], argv[4], argv[5], argv[6], &book);
     } else {
         struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
         status = read_pipes(argv + skip, &book, docs);

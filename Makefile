@@ -770,11 +770,10 @@ FIG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -pedantic -O1 -Itools/figure
 FIG_HDR := $(wildcard tools/figure/*.hpp)
 FIG_SECONDS ?= 10
 FIG_ACTIVE := //*[local-name()="script" or local-name()="foreignObject"] | //@*[starts-with(local-name(),"on")]
-$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig
+$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig $(chapter-meta)
 	$(call say,FIGURE,$@)
 	$(Q)trap 'rm -f $@.tmp $@.log $(B)/fig/fig-$*.tmp' EXIT; \
-	where="chapters/$(FIGCH.$*).nw:$$(awk -F'\t' '$$1 == "root" && $$2 == "fig-$*.cpp" { print $$3 }' \
-	  $(B)/meta/$(FIGCH.$*).lines)"; \
+	where="chapters/$(FIGCH.$*).nw:$$($(chapter-meta) root-line $(B)/meta/$(FIGCH.$*).lines fig-$*.cpp)"; \
 	refuse() { echo "$$where: figure <<fig-$*.cpp>> $$1" >&2; exit 1; }; \
 	$(CXX) $(FIG_CXXFLAGS) -o $(B)/fig/fig-$*.tmp $(B)/lsrc/fig-$*.cpp; \
 	timeout -k 1 $(FIG_SECONDS) $(B)/fig/fig-$*.tmp > $@.tmp || { rc=$$?; [ $$rc -ne 124 ] || \

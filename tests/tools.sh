@@ -81,6 +81,26 @@ for nw in chapters/*.nw; do
         fail "sanitized tools on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
     fi
 done
+# chapter-meta reads a description back for tangle.sh and make (its
+# roots, its .tsv, a root's line, book.mk), through tools/lib/meta.c,
+# and names a line that is no record.
+printf 'title\tA title\nroot\ta.cu\t3\nlabel\tx-y\t5\nroot\tfig-b.cpp\t9\ncite\tz\t11\nquote\tq.v\t12\n' >"$gen/t.lines"
+printf 'title\tT\nroot\ta.cu\tthree\n' >"$gen/bad.lines"
+got_roots=$("$asan/chapter-meta" roots "$gen/t.lines" 2>&1)
+got_tsv=$("$asan/chapter-meta" tsv "$gen/t.lines" 2>&1)
+got_at=$("$asan/chapter-meta" root-line "$gen/t.lines" fig-b.cpp 2>&1)
+got_mk=$("$asan/chapter-meta" book-mk "$gen/t.lines" 2>&1)
+got_none=$("$asan/chapter-meta" root-line "$gen/t.lines" c.cu 2>&1); rc_none=$?
+got_bad=$("$asan/chapter-meta" roots "$gen/bad.lines" 2>&1); rc_bad=$?
+if [ "$got_roots" != $'a.cu\nfig-b.cpp' ] || [ "$got_tsv" != $'title\tA title\nroot\ta.cu\nlabel\tx-y\nroot\tfig-b.cpp' ] ||
+   [ "$got_at" != 9 ] || [ "$got_mk" != $'ROOTS.t := a.cu fig-b.cpp\nPROGS.t := a\nFIGS.t := b' ]; then
+    fail "sanitized chapter-meta reads a description back" "said '$got_roots' '$got_tsv' '$got_at' '$got_mk'"
+elif [ "$rc_none" -ne 1 ] || [ "$got_none" != "$gen/t.lines: no root c.cu with its line" ] ||
+     [ "$rc_bad" -ne 1 ] || [ "$got_bad" != "$gen/bad.lines:2: not a record of a chapter's description (KIND<TAB>VALUE, and its line)" ]; then
+    fail "sanitized chapter-meta names a root it lacks and a line that is no record" "said '$got_none' ($rc_none), '$got_bad' ($rc_bad)"
+else
+    pass "sanitized chapter-meta reads a description back (roots, tsv, root-line, book-mk) and names what is wrong in one line"
+fi
 # A chart placed for a program that draws none: one line at the
 # directive's line, under the sanitizers.
 printf '# Charts\n\nThe rates:\n\n[[!chart no_such_prog]]\n\n<<m.cu>>=\nint main() { return 0; }\n@\n' >"$gen/chart.nw"

@@ -867,7 +867,7 @@ $(REVISION_PAGES:$(B)/html/%.html=$(B)/md/%.md): $(B)/md/%.md: $(KEPT)/%.cu $(RE
 # is remade only when the chunks themselves changed.
 $(B)/stamp/chunks: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
 	$(Q)trap 'rm -f $(B)/md/chunks.md.tmp' EXIT; \
-	$(index-pages) chunks $(META) > $(B)/md/chunks.md.tmp; \
+	$(index-pages) chunks $(META) -- $(PIPES) > $(B)/md/chunks.md.tmp; \
 	$(call update,$(B)/md/chunks.md) && touch $@
 $(B)/md/chunks.md: $(B)/stamp/chunks ;
 
@@ -876,7 +876,7 @@ $(B)/md/chunks.md: $(B)/stamp/chunks ;
 # the index changed.
 $(B)/stamp/identifiers: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
 	$(Q)trap 'rm -f $(B)/md/identifiers.md.tmp' EXIT; \
-	$(index-pages) identifiers $(META) > $(B)/md/identifiers.md.tmp; \
+	$(index-pages) identifiers $(META) -- $(PIPES) > $(B)/md/identifiers.md.tmp; \
 	$(call update,$(B)/md/identifiers.md) && touch $@
 $(B)/md/identifiers.md: $(B)/stamp/identifiers ;
 

@@ -48,7 +48,7 @@ done
 # chapter's pipeline is made once: the build's, build/meta/NAME.nwpipe
 # (the very input the build's tools read), where it is there and newer than
 # the chapter, else markup's here.
-metas=()
+metas=() pipes=()
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
     if [ -f "$B/meta/$ch.nwpipe" ] && [ "$B/meta/$ch.nwpipe" -nt "$nw" ]; then
@@ -58,6 +58,7 @@ for nw in chapters/*.nw; do
     fi
     "$asan/chapter-meta" <"$gen/$ch.nwpipe" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
     metas+=("$gen/$ch.tsv")
+    pipes+=("$gen/$ch.nwpipe")
 done
 # A chapter's charts, as make gives them to chapter-md (-g): those drawn
 # from its programs' transcripts (its .cu roots, as chapter-meta read them).
@@ -124,9 +125,9 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         [ -f "$chunks" ] && pages+=("$chunks")
     done
     "$asan/index-pages" labels "$B/snippets.tsv" chapters/labels.tsv "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/index-pages" identifiers "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/index-pages" xref "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" chunks "${metas[@]}" -- "${pipes[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" identifiers "${metas[@]}" -- "${pipes[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" xref "${metas[@]}" -- "${pipes[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" index "${metas[@]}" >/dev/null 2>>"$gen/err" &&

@@ -3,9 +3,9 @@
  * Usage:
  *   index-pages labels SNIPPETS REGISTRY SRCDIR META...   > labels.md
  *   index-pages revision REGISTRY LABEL N META...   > LABEL@N.md
- *   index-pages chunks META...                   > chunks.md
- *   index-pages identifiers META...              > identifiers.md
- *   index-pages xref META...                     > a table, for tests
+ *   index-pages chunks META... -- PIPE...         > chunks.md
+ *   index-pages identifiers META... -- PIPE...    > identifiers.md
+ *   index-pages xref META... -- PIPE...           > a table, for tests
  *   index-pages cite SNIPPETS REGISTRY BUILD LABEL BASE META...
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
@@ -52,8 +52,9 @@
  * said on stderr, with exit status 1.
  *
  * Each META is build/meta/CHAPTER.tsv (for the chapter's
- * title); the chapter's noweb pipeline is read from CHAPTER.nwpipe beside
- * it, so the structure comes from noweb and never from the .nw text.
+ * title); chunks, identifiers and xref take each chapter's noweb pipeline,
+ * build/meta/CHAPTER.nwpipe, after --, in the same order, so the structure
+ * comes from noweb and never from the .nw text.
  *
  * Everything that comes from a chapter reaches the page escaped: names and
  * titles as Markdown text, code in fenced blocks longer than any fence in
@@ -981,33 +982,19 @@ static int cmd_xref(const struct nw_book *book, const struct nw_doc *docs,
     return 0;
 }
 
-/* The pipeline of each chapter, CHAPTER.nwpipe beside its META, into
- * docs[]. Returns 0, or 1 having said why; what was read is in docs
- * either way. */
-static int read_pipes(char *const *metas, const struct nw_book *book,
+/* The pipeline of each chapter, pipes[i] the i-th chapter's, into docs[].
+ * Returns 0, or 1 having said why; what was read is in docs either way. */
+static int read_pipes(char *const *pipes, const struct nw_book *book,
                       struct nw_doc *docs) {
     for (size_t i = 0; i < book->n; ++i) {
-        const char *meta = metas[i];
-        size_t len = strlen(meta);
-        char *pipe = nw_xrealloc(NULL, len + 16);
-        memcpy(pipe, meta, len + 1);
-        char *dot = strrchr(pipe, '.');
-        char *slash = strrchr(pipe, '/');
-        if (dot == NULL || (slash != NULL && dot < slash)) {
-            dot = pipe + len;
-        }
-        strcpy(dot, ".nwpipe");
-        FILE *f = fopen(pipe, "r");
-        int status = 0;
+        FILE *f = fopen(pipes[i], "r");
         if (f == NULL) {
-            nw_error(pipe, 0, "cannot read (the noweb pipeline of %s)",
+            nw_error(pipes[i], 0, "cannot read (the noweb pipeline of %s)",
                      book->v[i].name);
-            status = 1;
-        } else {
-            status = nw_load(f, &docs[i]) != 0;
-            fclose(f);
+            return 1;
         }
-        free(pipe);
+        int status = nw_load(f, &docs[i]) != 0;
+        fclose(f);
         if (status != 0) {
             return 1;
         }
@@ -1025,19 +1012,29 @@ int main(int argc, char **argv) {
                                 strcmp(argv[1], "xref") == 0);
     int cite = argc >= 2 && strcmp(argv[1], "cite") == 0;
     int skip = cite ? 7 : labels || revision ? 5 : 2;
-    if ((!labels && !revision && !chunks && !cite) || argc <= skip) {
+    /* chunks, identifiers and xref: META... -- PIPE..., as many of each */
+    int nmeta = argc - skip, dashes = argc;
+    for (int i = skip; chunks && i < argc; ++i) {
+        if (strcmp(argv[i], "--") == 0) {
+            dashes = i;
+            nmeta = i - skip;
+            break;
+        }
+    }
+    if ((!labels && !revision && !chunks && !cite) || argc <= skip ||
+        (chunks && (nmeta == 0 || argc - dashes - 1 != nmeta))) {
         fprintf(stderr,
                 "usage: %s labels SNIPPETS REGISTRY SRCDIR META... > labels.md\n"
                 "       %s revision REGISTRY LABEL N META... > LABEL@N.md\n"
-                "       %s chunks META... > chunks.md\n"
-                "       %s identifiers META... > identifiers.md\n"
-                "       %s xref META... > identifiers.tsv\n"
+                "       %s chunks META... -- PIPE... > chunks.md\n"
+                "       %s identifiers META... -- PIPE... > identifiers.md\n"
+                "       %s xref META... -- PIPE... > identifiers.tsv\n"
                 "       %s cite SNIPPETS REGISTRY BUILD LABEL BASE META...\n",
                 argv[0], argv[0], argv[0], argv[0], argv[0], argv[0]);
         return 2;
     }
     struct nw_book book;
-    if (nw_book_read(&book, argv + skip, (size_t)(argc - skip)) != 0) {
+    if (nw_book_read(&book, argv + skip, (size_t)nmeta) != 0) {
         return 1;
     }
     int status;
@@ -1049,7 +1046,7 @@ int main(int argc, char **argv) {
         status = cmd_cite(argv[2], argv[3], argv[4], argv[5], argv[6], &book);
     } else {
         struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
-        status = read_pipes(argv + skip, &book, docs);
+        status = read_pipes(argv + dashes + 1, &book, docs);
         struct nw_xref *xs = nw_xcalloc(book.n, sizeof *xs);
         for (size_t i = 0; i < book.n && status == 0; ++i) {
             nw_xref_build(&docs[i], &xs[i]);

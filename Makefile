@@ -179,6 +179,21 @@ TRAP = trap 'rm -f $@.tmp' EXIT;
 # $(call update,FILE): move FILE.tmp to FILE only where the text changed,
 # so that what depends on FILE is not remade for nothing.
 update = { cmp -s $(1).tmp $(1) && rm -f $(1).tmp || mv -f $(1).tmp $(1); }
+
+# Each stage removes its own outputs of a chapter the book no longer lists
+# (the tangle, its meta, src and lsrc): $(B)/stamp/STAGE.chapters names the
+# chapters as the stage last built them, and where CHAPTERS differs its
+# rule removes what the stage made of each one that left, and writes the
+# list anew. $(call left,LIST): the chapters LIST names that the book does
+# not (a name of letters, digits, _ and -: no other reaches a recipe).
+left = $(foreach c,$(filter-out $(CHAPTERS),$(file <$(1))),$(if $(call without,$(c),$(PROG_CHARS)),,$(c)))
+# $(call stage-chapters,STAGE,FILES): its rule; FILES, % the chapter, are
+# what the stage makes of one.
+define stage-chapters
+$(B)/stamp/$(1).chapters: $(if $(call same,$(strip $(file <$(B)/stamp/$(1).chapters)),$(strip $(CHAPTERS))),,FORCE) | $(B)/stamp
+	$$(Q)$$(TRAP)rm -rf $$(foreach c,$$(call left,$$@),$$(wildcard $(subst %,$$(c),$(2)))) && \
+	printf '%s\n' $$(CHAPTERS) > $$@.tmp && mv -f $$@.tmp $$@
+endef
 # The book's tools, tools/book/NAME.c, each built as $(NAME) against the
 # shared library in tools/lib.
 BOOK_TOOLS := $(basename $(notdir $(wildcard tools/book/*.c)))
@@ -296,8 +311,16 @@ CHARTS := $(foreach s,.svg .narrow.svg,$(patsubst evidence/%.txt,$(B)/html/chart
 chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
              $(foreach p,$(1),$(call charted,$(p))))
 
+# The pages (chapter-md, run-md, nav, pandoc, and the model), the T4 fit's
+# table, the notebooks, and the labels' copy controls (snippets table).
+$(eval $(call stage-chapters,pages,$(foreach x,md refs chunks code.md code.html run.md run.code.md nav.yaml model,$(B)/md/%.$(x)) $(B)/html/%.html))
+$(eval $(call stage-chapters,fit,$(B)/md/%.fit.md))
+$(eval $(call stage-chapters,notebooks,$(B)/md/%.nb.md $(B)/notebooks/%.ipynb $(B)/html/notebooks/%.ipynb))
+$(eval $(call stage-chapters,snippets,$(B)/md/%.snippets.html))
+STAGE_LISTS := $(foreach s,pages fit notebooks snippets,$(B)/stamp/$(s).chapters)
+
 .PHONY: all tangle programs fit html notebooks check clean no-nvcc no-fit cite
-all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
+all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit) $(STAGE_LISTS)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
@@ -308,7 +331,7 @@ html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(B)/html/search.js $(B)/html/theme.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
-notebooks: $(NOTEBOOKS)
+notebooks: $(NOTEBOOKS) $(B)/stamp/notebooks.chapters
 
 no-nvcc:
 	@echo "make: $(NVCC) not found: tangled and woven, compiling skipped (install the CUDA Toolkit or set NVCC=)"

@@ -23,7 +23,9 @@
 # they do.
 #
 # What the book no longer has goes: the files of a root a chapter stopped
-# tangling, and every output of a chapter no longer in the book. Last,
+# tangling, and the meta files of a chapter no longer in the book (each
+# later stage removes its own outputs of one: the Makefile's
+# stage-chapters). Last,
 # BUILD/chapters.list names the book's chapters, and BUILD/book.mk their
 # roots, programs (ROOT.cu) and figures (fig-NAME.cpp, drawn as
 # html/fig/NAME.svg) for make, each changed only when they change.
@@ -184,8 +186,7 @@ for m in "$b"/meta/*.lines; do
     for r in "${root_list[@]}"; do
         drop_root "$r"
     done
-    rm -f "$b/meta/$c".* "$b/md/$c".* "$b/html/$c.html" \
-          "$b/notebooks/$c.ipynb" "$b/html/notebooks/$c.ipynb" "$b/stamp/$c".*
+    rm -f "$b/meta/$c".*
 done
 # The book as built, for the pages that list its chapters.
 echo "${book[*]}" >"$work/chapters.list"

@@ -179,6 +179,21 @@ TRAP = trap 'rm -f $@.tmp' EXIT;
 # $(call update,FILE): move FILE.tmp to FILE only where the text changed,
 # so that what depends on FILE is not remade for nothing.
 update = { cmp -s $(1).tmp $(1) && rm -f $(1).tmp || mv -f $(1).tmp $(1); }
+
+# Each stage removes its own outputs of a chapter the book no longer lists
+# (the tangle, its meta, src and lsrc): $(B)/stamp/STAGE.chapters names the
+# chapters as the stage last built them, and where CHAPTERS differs its
+# rule removes what the stage made of each one that left, and writes the
+# list anew. $(call left,LIST): the chapters LIST names that the book does
+# not (a name of letters, digits, _ and -: no other reaches a recipe).
+left = $(foreach c,$(filter-out $(CHAPTERS),$(file <$(1))),$(if $(call without,$(c),$(PROG_CHARS)),,$(c)))
+# $(call stage-chapters,STAGE,FILES): its rule; FILES, % the chapter, are
+# what the stage makes of one.
+define stage-chapters
+$(B)/stamp/$(1).chapters: $(if $(call same,$(strip $(file <$(B)/stamp/$(1).chapters)),$(strip $(CHAPTERS))),,FORCE) | $(B)/stamp
+	$$(Q)$$(TRAP)rm -rf $$(foreach c,$$(call left,$$@),$$(wildcard $(subst %,$$(c),$(2)))) && \
+	printf '%s\n' $$(CHAPTERS) > $$@.tmp && mv -f $$@.tmp $$@
+endef
 # The book's tools, tools/book/NAME.c, each built as $(NAME) against the
 # shared library in tools/lib.
 BOOK_TOOLS := $(basename $(notdir $(wildcard tools/book/*.c)))
@@ -296,8 +311,16 @@ CHARTS := $(foreach s,.svg .narrow.svg,$(patsubst evidence/%.txt,$(B)/html/chart
 chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
              $(foreach p,$(1),$(call charted,$(p))))
 
+# The pages (chapter-md, run-md, nav, pandoc, and the model), the T4 fit's
+# table, the notebooks, and the labels' copy controls (snippets table).
+$(eval $(call stage-chapters,pages,$(foreach x,md refs chunks code.md code.html run.md run.code.md nav.yaml model,$(B)/md/%.$(x)) $(B)/html/%.html))
+$(eval $(call stage-chapters,fit,$(B)/md/%.fit.md))
+$(eval $(call stage-chapters,notebooks,$(B)/md/%.nb.md $(B)/notebooks/%.ipynb $(B)/html/notebooks/%.ipynb))
+$(eval $(call stage-chapters,snippets,$(B)/md/%.snippets.html))
+STAGE_LISTS := $(foreach s,pages fit notebooks snippets,$(B)/stamp/$(s).chapters)
+
 .PHONY: all tangle programs fit html notebooks check clean no-nvcc no-fit cite
-all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit)
+all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit) $(STAGE_LISTS)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
@@ -308,7 +331,7 @@ html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
       $(B)/html/search.js $(B)/html/theme.js $(B)/html/search-index.js $(B)/html/lunr.min.js \
       $(CHARTS) $(FIGURES:%=$(B)/html/fig/%.svg) \
       $(NOTEBOOKS:$(B)/notebooks/%=$(B)/html/notebooks/%)
-notebooks: $(NOTEBOOKS)
+notebooks: $(NOTEBOOKS) $(B)/stamp/notebooks.chapters
 
 no-nvcc:
 	@echo "make: $(NVCC) not found: tangled and woven, compiling skipped (install the CUDA Toolkit or set NVCC=)"
@@ -519,16 +542,8 @@ revise: $(snippets) $(chapter-meta) $(snippet-marks) | $(NOTANGLE_BIN)
 # broken command.
 cite: private SHELL := /bin/bash
 cite: export CITE_LABEL = $(value LABEL)
-cite: export CITE_BASE = $(BASE)
-cite: $(B)/snippets.tsv
-	@awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] { found = 1; \
-	  url = ENVIRON["CITE_BASE"] != "" ? ENVIRON["CITE_BASE"] "/" $$6 : \
-	    "$(B)/html/" $$6 " (local: BASE_URL= says where build/html is published)"; \
-	  printf "%s\n  chapter  chapters/%s.nw\n  revision %s\n  url      %s\n  file     $(B)/src/%s, lines %s-%s\n  snippet  $(SLIDES)/%s.cu\n  fragment $(SLIDES)/%s.html\n", \
-	    $$1, $$2, $$7, url, $$3, $$4, $$5, $$1, $$1 } END { exit !found }' $< || \
-	awk -F'\t' '$$1 == ENVIRON["CITE_LABEL"] && NF == 3 { found = 1; \
-	  printf "%s is retired; it is now %s\n", $$1, $$3 } END { exit !found }' $(REGISTRY) || \
-	{ echo "make cite: no label '$${CITE_LABEL}' in the book (see $(B)/snippets.tsv)" >&2; exit 1; }
+cite: $(B)/snippets.tsv $(index-pages)
+	@$(index-pages) cite $< $(REGISTRY) $(B) "$$CITE_LABEL" '$(BASE)' $(META)
 
 # --- Compile ---------------------------------------------------------------
 # tools/compile.mk holds the one compile line; the book prints the same.
@@ -778,11 +793,10 @@ FIG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -pedantic -O1 -Itools/figure
 FIG_HDR := $(wildcard tools/figure/*.hpp)
 FIG_SECONDS ?= 10
 FIG_ACTIVE := //*[local-name()="script" or local-name()="foreignObject"] | //@*[starts-with(local-name(),"on")]
-$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig
+$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig $(chapter-meta)
 	$(call say,FIGURE,$@)
 	$(Q)trap 'rm -f $@.tmp $@.log $(B)/fig/fig-$*.tmp' EXIT; \
-	where="chapters/$(FIGCH.$*).nw:$$(awk -F'\t' '$$1 == "root" && $$2 == "fig-$*.cpp" { print $$3 }' \
-	  $(B)/meta/$(FIGCH.$*).lines)"; \
+	where="chapters/$(FIGCH.$*).nw:$$($(chapter-meta) root-line $(B)/meta/$(FIGCH.$*).lines fig-$*.cpp)"; \
 	refuse() { echo "$$where: figure <<fig-$*.cpp>> $$1" >&2; exit 1; }; \
 	$(CXX) $(FIG_CXXFLAGS) -o $(B)/fig/fig-$*.tmp $(B)/lsrc/fig-$*.cpp; \
 	timeout -k 1 $(FIG_SECONDS) $(B)/fig/fig-$*.tmp > $@.tmp || { rc=$$?; [ $$rc -ne 124 ] || \
@@ -876,7 +890,7 @@ $(REVISION_PAGES:$(B)/html/%.html=$(B)/md/%.md): $(B)/md/%.md: $(KEPT)/%.cu $(RE
 # is remade only when the chunks themselves changed.
 $(B)/stamp/chunks: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
 	$(Q)trap 'rm -f $(B)/md/chunks.md.tmp' EXIT; \
-	$(index-pages) chunks $(META) > $(B)/md/chunks.md.tmp; \
+	$(index-pages) chunks $(META) -- $(PIPES) > $(B)/md/chunks.md.tmp; \
 	$(call update,$(B)/md/chunks.md) && touch $@
 $(B)/md/chunks.md: $(B)/stamp/chunks ;
 
@@ -885,7 +899,7 @@ $(B)/md/chunks.md: $(B)/stamp/chunks ;
 # the index changed.
 $(B)/stamp/identifiers: $(META) $(LIST) $(PIPES) $(index-pages) | $(B)/stamp $(B)/md
 	$(Q)trap 'rm -f $(B)/md/identifiers.md.tmp' EXIT; \
-	$(index-pages) identifiers $(META) > $(B)/md/identifiers.md.tmp; \
+	$(index-pages) identifiers $(META) -- $(PIPES) > $(B)/md/identifiers.md.tmp; \
 	$(call update,$(B)/md/identifiers.md) && touch $@
 $(B)/md/identifiers.md: $(B)/stamp/identifiers ;
 

@@ -96,9 +96,9 @@ done
 # margin, is in identifiers.html under its chapter, a kernel as a kernel,
 # defined in a chunk whose code on the chapter's page has it; a name that
 # two chapters' sources define has an entry in each.
-metas=()
-for ch in "${book_chapters[@]}"; do metas+=("$B/meta/$ch.tsv"); done
-"$B/tools/index-pages" xref "${metas[@]}" >"$tmp/identifiers.check.tsv" 2>&1 ||
+metas=() pipes=()
+for ch in "${book_chapters[@]}"; do metas+=("$B/meta/$ch.tsv") pipes+=("$B/meta/$ch.nwpipe"); done
+"$B/tools/index-pages" xref "${metas[@]}" -- "${pipes[@]}" >"$tmp/identifiers.check.tsv" 2>&1 ||
     fail "identifier index" "index-pages xref failed: $(head -1 "$tmp/identifiers.check.tsv")"
 # check_defined CHAPTER PAGE SOURCE...: prints "N BAD": the kernels and
 # constants the sources define, and what is wrong with their entries (the

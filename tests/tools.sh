@@ -48,7 +48,7 @@ done
 # chapter's pipeline is made once: the build's, build/meta/NAME.nwpipe
 # (the very input the build's tools read), where it is there and newer than
 # the chapter, else markup's here.
-metas=()
+metas=() pipes=()
 for nw in chapters/*.nw; do
     ch=$(basename "$nw" .nw)
     if [ -f "$B/meta/$ch.nwpipe" ] && [ "$B/meta/$ch.nwpipe" -nt "$nw" ]; then
@@ -58,6 +58,7 @@ for nw in chapters/*.nw; do
     fi
     "$asan/chapter-meta" <"$gen/$ch.nwpipe" 2>/dev/null | cut -f1,2 >"$gen/$ch.tsv"
     metas+=("$gen/$ch.tsv")
+    pipes+=("$gen/$ch.nwpipe")
 done
 # A chapter's charts, as make gives them to chapter-md (-g): those drawn
 # from its programs' transcripts (its .cu roots, as chapter-meta read them).
@@ -81,6 +82,26 @@ for nw in chapters/*.nw; do
         fail "sanitized tools on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
     fi
 done
+# chapter-meta reads a description back for tangle.sh and make (its
+# roots, its .tsv, a root's line, book.mk), through tools/lib/meta.c,
+# and names a line that is no record.
+printf 'title\tA title\nroot\ta.cu\t3\nlabel\tx-y\t5\nroot\tfig-b.cpp\t9\ncite\tz\t11\nquote\tq.v\t12\n' >"$gen/t.lines"
+printf 'title\tT\nroot\ta.cu\tthree\n' >"$gen/bad.lines"
+got_roots=$("$asan/chapter-meta" roots "$gen/t.lines" 2>&1)
+got_tsv=$("$asan/chapter-meta" tsv "$gen/t.lines" 2>&1)
+got_at=$("$asan/chapter-meta" root-line "$gen/t.lines" fig-b.cpp 2>&1)
+got_mk=$("$asan/chapter-meta" book-mk "$gen/t.lines" 2>&1)
+got_none=$("$asan/chapter-meta" root-line "$gen/t.lines" c.cu 2>&1); rc_none=$?
+got_bad=$("$asan/chapter-meta" roots "$gen/bad.lines" 2>&1); rc_bad=$?
+if [ "$got_roots" != $'a.cu\nfig-b.cpp' ] || [ "$got_tsv" != $'title\tA title\nroot\ta.cu\nlabel\tx-y\nroot\tfig-b.cpp' ] ||
+   [ "$got_at" != 9 ] || [ "$got_mk" != $'ROOTS.t := a.cu fig-b.cpp\nPROGS.t := a\nFIGS.t := b' ]; then
+    fail "sanitized chapter-meta reads a description back" "said '$got_roots' '$got_tsv' '$got_at' '$got_mk'"
+elif [ "$rc_none" -ne 1 ] || [ "$got_none" != "$gen/t.lines: no root c.cu with its line" ] ||
+     [ "$rc_bad" -ne 1 ] || [ "$got_bad" != "$gen/bad.lines:2: not a record of a chapter's description (KIND<TAB>VALUE, and its line)" ]; then
+    fail "sanitized chapter-meta names a root it lacks and a line that is no record" "said '$got_none' ($rc_none), '$got_bad' ($rc_bad)"
+else
+    pass "sanitized chapter-meta reads a description back (roots, tsv, root-line, book-mk) and names what is wrong in one line"
+fi
 # A chart placed for a program that draws none: one line at the
 # directive's line, under the sanitizers.
 printf '# Charts\n\nThe rates:\n\n[[!chart no_such_prog]]\n\n<<m.cu>>=\nint main() { return 0; }\n@\n' >"$gen/chart.nw"
@@ -104,9 +125,9 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         [ -f "$chunks" ] && pages+=("$chunks")
     done
     "$asan/index-pages" labels "$B/snippets.tsv" chapters/labels.tsv "$B/src" "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/index-pages" chunks "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/index-pages" identifiers "${metas[@]}" >/dev/null 2>>"$gen/err" &&
-    "$asan/index-pages" xref "${metas[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" chunks "${metas[@]}" -- "${pipes[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" identifiers "${metas[@]}" -- "${pipes[@]}" >/dev/null 2>>"$gen/err" &&
+    "$asan/index-pages" xref "${metas[@]}" -- "${pipes[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/heading-links" <"$B/html/index.html" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" nav - "${metas[@]}" >/dev/null 2>>"$gen/err" &&
     "$asan/nav" index "${metas[@]}" >/dev/null 2>>"$gen/err" &&
@@ -133,6 +154,36 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         fail "sanitized index-pages, heading-links, nav, snippets, search-index on the book" "the search index holds a '<' or a byte outside printable ASCII"
     else
         pass "sanitized index-pages, heading-links, nav, snippets, search-index on the book"
+    fi
+    # make cite is index-pages cite: a label's lines from snippets.tsv, its
+    # address local or under BASE_URL, a retired label's replacement, and
+    # one line for a label the book does not have (a quote in it is text).
+    cite() { "$asan/index-pages" cite "$1" "$2" build "$3" "$4" "${metas[@]}"; }
+    IFS=$'\t' read -r _ c_ch c_file c_first c_last c_url c_rev < <(grep $'^hillis-steele\t' "$B/snippets.tsv")
+    want() { # URL-LINE
+        printf '%s\n' hillis-steele "  chapter  chapters/$c_ch.nw" "  revision $c_rev" "  url      $1" \
+            "  file     build/src/$c_file, lines $c_first-$c_last" \
+            "  snippet  build/html/snippets/hillis-steele.cu" "  fragment build/html/snippets/hillis-steele.html"
+    }
+    printf 'old-label\tday32-scan\thillis-steele\n' >>"$gen/reg/labels.tsv"
+    { head -1 "$B/snippets.tsv"; printf 'bad label\tday32-scan\n'; } >"$gen/bad-snippets.tsv"
+    got_local=$(cite "$B/snippets.tsv" chapters/labels.tsv hillis-steele '' 2>&1)
+    got_base=$(cite "$B/snippets.tsv" chapters/labels.tsv hillis-steele https://example.org/book 2>&1)
+    got_retired=$(cite "$B/snippets.tsv" "$gen/reg/labels.tsv" old-label '' 2>&1)
+    got_none=$(cite "$B/snippets.tsv" chapters/labels.tsv "it's; touch PWNED" '' 2>&1); rc_none=$?
+    got_bad=$(cite "$gen/bad-snippets.tsv" chapters/labels.tsv hillis-steele '' 2>&1); rc_bad=$?
+    if [ "$got_local" != "$(want "build/html/$c_url (local: BASE_URL= says where build/html is published)")" ]; then
+        fail "sanitized index-pages cite prints a label's lines" "said '$got_local'"
+    elif [ "$got_base" != "$(want "https://example.org/book/$c_url")" ]; then
+        fail "sanitized index-pages cite prints a label's address under BASE_URL" "said '$got_base'"
+    elif [ "$got_retired" != "old-label is retired; it is now hillis-steele" ]; then
+        fail "sanitized index-pages cite names a retired label's replacement" "said '$got_retired'"
+    elif [ "$rc_none" -ne 1 ] || [ "$got_none" != "make cite: no label 'it's; touch PWNED' in the book (see $B/snippets.tsv)" ]; then
+        fail "sanitized index-pages cite says a label is not the book's" "said '$got_none' ($rc_none)"
+    elif [ "$rc_bad" -eq 0 ] || [ "$got_bad" != "$gen/bad-snippets.tsv:2: not a snippet line of a chapter of the book (label, chapter, file, first, last, url, revision)" ]; then
+        fail "sanitized index-pages cite names a broken line of snippets.tsv" "said '$got_bad' ($rc_bad)"
+    else
+        pass "sanitized index-pages cite: a label, its BASE_URL address, a retired label, a label not the book's, a broken line"
     fi
     labels=(-l chapters/labels.tsv)
     for meta in "${metas[@]}"; do

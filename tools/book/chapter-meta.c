@@ -28,8 +28,19 @@
  * TEXT being what stands between [[ and ]] (line ends as blanks). A quote
  * or claim whose syntax is wrong (quote.h) is a problem at its line; its
  * values are looked up where the page is woven and the claims checked.
+ *
+ * It also reads such a description back, through tools/lib/meta.h, for
+ * the build's scripts (so that the format has one reader):
+ *   chapter-meta roots DESCRIPTION...   each file root, a line each
+ *   chapter-meta tsv DESCRIPTION...     its title, root and label records
+ *                                       without their lines (NAME.tsv)
+ *   chapter-meta root-line DESCRIPTION ROOT   the line of the root
+ *   chapter-meta book-mk DESCRIPTION... build/book.mk: each chapter's
+ *       ROOTS.NAME, PROGS.NAME (its NAME.cu roots) and FIGS.NAME (its
+ *       fig-NAME.cpp roots), the chapter named by its file
  */
 #define _POSIX_C_SOURCE 200809L /* fmemopen */
+#include "meta.h"
 #include "names.h"
 #include "noweb.h"
 #include "quote.h"
@@ -850,10 +861,120 @@ static int load(FILE *in, struct nw_doc *doc) {
     return -1;
 }
 
+/* ----------------------------------------------------------------- */
+/* Reading descriptions back (tools/lib/meta.h), for tangle.sh and make */
+
+static int put_root(void *ctx, const struct nw_meta_record *r) {
+    (void)ctx;
+    if (strcmp(r->kind, "root") == 0) {
+        printf("%s\n", r->value);
+    }
+    return 0;
+}
+
+static int put_tsv_record(void *ctx, const struct nw_meta_record *r) {
+    (void)ctx;
+    if (strcmp(r->kind, "title") == 0 || strcmp(r->kind, "root") == 0 ||
+        strcmp(r->kind, "label") == 0) {
+        printf("%s\t%s\n", r->kind, r->value);
+    }
+    return 0;
+}
+
+struct root_at {
+    const char *root;
+    long line;
+};
+
+static int find_root(void *ctx, const struct nw_meta_record *r) {
+    struct root_at *at = ctx;
+    if (strcmp(r->kind, "root") == 0 && strcmp(r->value, at->root) == 0) {
+        at->line = r->line;
+        return 1;
+    }
+    return 0;
+}
+
+static int ends_with(const char *s, const char *end) {
+    size_t n = strlen(s), m = strlen(end);
+    return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+/* Each root of ch of the kind want (0 all, 'p' a program's NAME.cu, 'f' a
+ * figure's fig-NAME.cpp), as make names it, with a blank between. */
+static void put_roots_of(const struct nw_chapter *ch, int want) {
+    int first = 1;
+    for (size_t i = 0; i < ch->nroots; ++i) {
+        const char *r = ch->roots[i].name;
+        size_t n = strlen(r);
+        if (want == 'p' && ends_with(r, ".cu")) {
+            printf("%s%.*s", first ? "" : " ", (int)(n - 3), r);
+        } else if (want == 'f' && strncmp(r, "fig-", 4) == 0 && n >= 8 &&
+                   ends_with(r, ".cpp")) {
+            printf("%s%.*s", first ? "" : " ", (int)(n - 8), r + 4);
+        } else if (want == 0) {
+            printf("%s%s", first ? "" : " ", r);
+        } else {
+            continue;
+        }
+        first = 0;
+    }
+    putchar('\n');
+}
+
+/* make's view of the book: each chapter's roots, programs and figures. */
+static int put_book_mk(char *const *paths, int n) {
+    for (int i = 0; i < n; ++i) {
+        struct nw_chapter ch;
+        if (nw_meta_read(paths[i], &ch) != 0) {
+            return 1;
+        }
+        printf("ROOTS.%s := ", ch.name);
+        put_roots_of(&ch, 0);
+        printf("PROGS.%s := ", ch.name);
+        put_roots_of(&ch, 'p');
+        printf("FIGS.%s := ", ch.name);
+        put_roots_of(&ch, 'f');
+        nw_meta_free(&ch);
+    }
+    return 0;
+}
+
+static int read_back(int argc, char **argv) {
+    const char *cmd = argv[1];
+    int status = 0;
+    if (strcmp(cmd, "roots") == 0 || strcmp(cmd, "tsv") == 0) {
+        for (int i = 2; i < argc && status == 0; ++i) {
+            status = nw_meta_each(argv[i], cmd[0] == 'r' ? put_root
+                                                         : put_tsv_record,
+                                  NULL) != 0;
+        }
+    } else if (strcmp(cmd, "root-line") == 0 && argc == 4) {
+        struct root_at at = {argv[3], 0};
+        status = nw_meta_each(argv[2], find_root, &at) < 0;
+        if (status == 0 && at.line == 0) {
+            nw_error(argv[2], 0, "no root %s with its line", argv[3]);
+            status = 1;
+        } else if (status == 0) {
+            printf("%ld\n", at.line);
+        }
+    } else if (strcmp(cmd, "book-mk") == 0) {
+        status = put_book_mk(argv + 2, argc - 2);
+    } else {
+        fprintf(stderr,
+                "usage: markup CHAPTER.nw | %s\n"
+                "       %s roots|tsv DESCRIPTION...\n"
+                "       %s root-line DESCRIPTION ROOT\n"
+                "       %s book-mk DESCRIPTION...\n",
+                argv[0], argv[0], argv[0], argv[0]);
+        return 2;
+    }
+    return status | nw_flush_stdout("chapter-meta");
+}
+
 int main(int argc, char **argv) {
     if (argc != 1) {
-        fprintf(stderr, "usage: markup CHAPTER.nw | %s\n", argv[0]);
-        return 2;
+        return read_back(argc, argv);
     }
     struct nw_doc doc;
     if (load(stdin, &doc) != 0) {

@@ -3,9 +3,10 @@
  * Usage:
  *   index-pages labels SNIPPETS REGISTRY SRCDIR META...   > labels.md
  *   index-pages revision REGISTRY LABEL N META...   > LABEL@N.md
- *   index-pages chunks META...                   > chunks.md
- *   index-pages identifiers META...              > identifiers.md
- *   index-pages xref META...                     > a table, for tests
+ *   index-pages chunks META... -- PIPE...         > chunks.md
+ *   index-pages identifiers META... -- PIPE...    > identifiers.md
+ *   index-pages xref META... -- PIPE...           > a table, for tests
+ *   index-pages cite SNIPPETS REGISTRY BUILD LABEL BASE META...
  *
  * labels: one entry per snippet label of build/snippets.tsv (label,
  * chapter, file, first, last, url, revision), by name. The entry's id is the label
@@ -44,9 +45,16 @@
  * CHAPTER--NAME, where chapter-md's "Defines" links land. xref writes the
  * same as a table, CHAPTER NAME KIND DEFINING-ANCHORS USING-ANCHORS.
  *
+ * cite: where a label lives, for make cite: its chapter, revision,
+ * address (BASE/URL, or the page under BUILD/html where BASE is empty),
+ * lines in its tangled file and its code for a slide; or, for a label the
+ * registry retired, what replaced it. A label the book does not have is
+ * said on stderr, with exit status 1.
+ *
  * Each META is build/meta/CHAPTER.tsv (for the chapter's
- * title); the chapter's noweb pipeline is read from CHAPTER.nwpipe beside
- * it, so the structure comes from noweb and never from the .nw text.
+ * title); chunks, identifiers and xref take each chapter's noweb pipeline,
+ * build/meta/CHAPTER.nwpipe, after --, in the same order, so the structure
+ * comes from noweb and never from the .nw text.
  *
  * Everything that comes from a chapter reaches the page escaped: names and
  * titles as Markdown text, code in fenced blocks longer than any fence in
@@ -114,6 +122,7 @@ static int name_cmp(const char *a, const char *b) {
 struct label {
     char *label, *chapter, *file, *url;
     long first, last;
+    long revision;     /* the revision its code is of */
     long line;         /* in SNIPPETS */
     char *replaced_by; /* a retired label's replacement; else NULL */
     const struct nw_label *reg; /* its line in the registry, or NULL */
@@ -192,6 +201,7 @@ static int snippet_line(struct labels *ls, char **fld, int n,
     l->url = nw_xstrdup(fld[5]);
     l->first = first;
     l->last = last;
+    l->revision = to_line(fld[6]);
     l->line = lineno;
     l->replaced_by = NULL;
     l->reg = NULL;
@@ -344,6 +354,17 @@ static void read_retired(struct labels *ls, const struct nw_labels *reg) {
     }
 }
 
+static void free_labels(struct labels *ls) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        free(ls->v[i].label);
+        free(ls->v[i].chapter);
+        free(ls->v[i].file);
+        free(ls->v[i].url);
+        free(ls->v[i].replaced_by);
+    }
+    free(ls->v);
+}
+
 static int cmd_labels(const char *snippets, const char *registry,
                       const char *srcdir, const struct nw_book *book) {
     struct labels ls = {NULL, 0, 0};
@@ -366,14 +387,49 @@ static int cmd_labels(const char *snippets, const char *registry,
     for (size_t i = 0; i < ls.n && status == 0; ++i) {
         status = put_label(&ls.v[i], snippets, srcdir, book);
     }
-    for (size_t i = 0; i < ls.n; ++i) {
-        free(ls.v[i].label);
-        free(ls.v[i].chapter);
-        free(ls.v[i].file);
-        free(ls.v[i].url);
-        free(ls.v[i].replaced_by);
+    free_labels(&ls);
+    nw_labels_free(&reg);
+    return status;
+}
+
+/* Where label lives, as make cite prints it. */
+static int cmd_cite(const char *snippets, const char *registry,
+                    const char *build, const char *label, const char *base,
+                    const struct nw_book *book) {
+    struct labels ls = {NULL, 0, 0};
+    struct nw_labels reg = {NULL, 0, 0};
+    int status = read_snippets(&ls, snippets, book) != 0;
+    status |= nw_labels_from_registry(&reg, registry) != 0;
+    const struct label *l = NULL;
+    for (size_t i = 0; i < ls.n && l == NULL; ++i) {
+        if (strcmp(ls.v[i].label, label) == 0) {
+            l = &ls.v[i];
+        }
     }
-    free(ls.v);
+    const struct nw_label *r = l == NULL ? nw_labels_find(&reg, label) : NULL;
+    if (status != 0) {
+        /* said */
+    } else if (l != NULL) {
+        printf("%s\n  chapter  chapters/%s.nw\n  revision %ld\n", l->label,
+               l->chapter, l->revision);
+        if (*base != '\0') {
+            printf("  url      %s/%s\n", base, l->url);
+        } else {
+            printf("  url      %s/html/%s (local: BASE_URL= says where "
+                   "build/html is published)\n", build, l->url);
+        }
+        printf("  file     %s/src/%s, lines %ld-%ld\n", build, l->file,
+               l->first, l->last);
+        printf("  snippet  %s/html/snippets/%s.cu\n", build, l->label);
+        printf("  fragment %s/html/snippets/%s.html\n", build, l->label);
+    } else if (r != NULL && r->replaced_by != NULL) {
+        printf("%s is retired; it is now %s\n", r->label, r->replaced_by);
+    } else {
+        fprintf(stderr, "make cite: no label '%s' in the book (see %s)\n",
+                label, snippets);
+        status = 1;
+    }
+    free_labels(&ls);
     nw_labels_free(&reg);
     return status;
 }
@@ -926,33 +982,19 @@ static int cmd_xref(const struct nw_book *book, const struct nw_doc *docs,
     return 0;
 }
 
-/* The pipeline of each chapter, CHAPTER.nwpipe beside its META, into
- * docs[]. Returns 0, or 1 having said why; what was read is in docs
- * either way. */
-static int read_pipes(char *const *metas, const struct nw_book *book,
+/* The pipeline of each chapter, pipes[i] the i-th chapter's, into docs[].
+ * Returns 0, or 1 having said why; what was read is in docs either way. */
+static int read_pipes(char *const *pipes, const struct nw_book *book,
                       struct nw_doc *docs) {
     for (size_t i = 0; i < book->n; ++i) {
-        const char *meta = metas[i];
-        size_t len = strlen(meta);
-        char *pipe = nw_xrealloc(NULL, len + 16);
-        memcpy(pipe, meta, len + 1);
-        char *dot = strrchr(pipe, '.');
-        char *slash = strrchr(pipe, '/');
-        if (dot == NULL || (slash != NULL && dot < slash)) {
-            dot = pipe + len;
-        }
-        strcpy(dot, ".nwpipe");
-        FILE *f = fopen(pipe, "r");
-        int status = 0;
+        FILE *f = fopen(pipes[i], "r");
         if (f == NULL) {
-            nw_error(pipe, 0, "cannot read (the noweb pipeline of %s)",
+            nw_error(pipes[i], 0, "cannot read (the noweb pipeline of %s)",
                      book->v[i].name);
-            status = 1;
-        } else {
-            status = nw_load(f, &docs[i]) != 0;
-            fclose(f);
+            return 1;
         }
-        free(pipe);
+        int status = nw_load(f, &docs[i]) != 0;
+        fclose(f);
         if (status != 0) {
             return 1;
         }
@@ -968,19 +1010,31 @@ int main(int argc, char **argv) {
     int chunks = argc >= 2 && (strcmp(argv[1], "chunks") == 0 ||
                                 strcmp(argv[1], "identifiers") == 0 ||
                                 strcmp(argv[1], "xref") == 0);
-    int skip = labels || revision ? 5 : 2;
-    if ((!labels && !revision && !chunks) || argc <= skip) {
+    int cite = argc >= 2 && strcmp(argv[1], "cite") == 0;
+    int skip = cite ? 7 : labels || revision ? 5 : 2;
+    /* chunks, identifiers and xref: META... -- PIPE..., as many of each */
+    int nmeta = argc - skip, dashes = argc;
+    for (int i = skip; chunks && i < argc; ++i) {
+        if (strcmp(argv[i], "--") == 0) {
+            dashes = i;
+            nmeta = i - skip;
+            break;
+        }
+    }
+    if ((!labels && !revision && !chunks && !cite) || argc <= skip ||
+        (chunks && (nmeta == 0 || argc - dashes - 1 != nmeta))) {
         fprintf(stderr,
                 "usage: %s labels SNIPPETS REGISTRY SRCDIR META... > labels.md\n"
                 "       %s revision REGISTRY LABEL N META... > LABEL@N.md\n"
-                "       %s chunks META... > chunks.md\n"
-                "       %s identifiers META... > identifiers.md\n"
-                "       %s xref META... > identifiers.tsv\n",
-                argv[0], argv[0], argv[0], argv[0], argv[0]);
+                "       %s chunks META... -- PIPE... > chunks.md\n"
+                "       %s identifiers META... -- PIPE... > identifiers.md\n"
+                "       %s xref META... -- PIPE... > identifiers.tsv\n"
+                "       %s cite SNIPPETS REGISTRY BUILD LABEL BASE META...\n",
+                argv[0], argv[0], argv[0], argv[0], argv[0], argv[0]);
         return 2;
     }
     struct nw_book book;
-    if (nw_book_read(&book, argv + skip, (size_t)(argc - skip)) != 0) {
+    if (nw_book_read(&book, argv + skip, (size_t)nmeta) != 0) {
         return 1;
     }
     int status;
@@ -988,9 +1042,11 @@ int main(int argc, char **argv) {
         status = cmd_labels(argv[2], argv[3], argv[4], &book);
     } else if (revision) {
         status = cmd_revision(argv[2], argv[3], argv[4], &book);
+    } else if (cite) {
+        status = cmd_cite(argv[2], argv[3], argv[4], argv[5], argv[6], &book);
     } else {
         struct nw_doc *docs = nw_xcalloc(book.n, sizeof *docs);
-        status = read_pipes(argv + skip, &book, docs);
+        status = read_pipes(argv + dashes + 1, &book, docs);
         struct nw_xref *xs = nw_xcalloc(book.n, sizeof *xs);
         for (size_t i = 0; i < book.n && status == 0; ++i) {
             nw_xref_build(&docs[i], &xs[i]);

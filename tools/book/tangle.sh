@@ -23,7 +23,9 @@
 # they do.
 #
 # What the book no longer has goes: the files of a root a chapter stopped
-# tangling, and every output of a chapter no longer in the book. Last,
+# tangling, and the meta files of a chapter no longer in the book (each
+# later stage removes its own outputs of one: the Makefile's
+# stage-chapters). Last,
 # BUILD/chapters.list names the book's chapters, and BUILD/book.mk their
 # roots, programs (ROOT.cu) and figures (fig-NAME.cpp, drawn as
 # html/fig/NAME.svg) for make, each changed only when they change.
@@ -60,8 +62,8 @@ in_list() { # WORD LIST...
     done
     return 1
 }
-roots_of() { # DESCRIPTION: the file roots it lists, one a line
-    awk -F'\t' '$1 == "root" { print $2 }' "$1"
+roots_of() { # DESCRIPTION...: the file roots they list, one a line
+    "$CHAPTER_META" roots "$@"
 }
 # Every name below is quoted, though chapter-meta has already refused a
 # root of other characters than letters, digits, _, - and one dot: a
@@ -145,7 +147,7 @@ done
 # root no chapter of the book tangles now. One that moved (a chapter
 # renamed, a root given to another chapter) stays with its new chapter.
 mkdir -p "$b/meta" "$b/src" "$b/lsrc"
-all_roots=$(for m in "${lines[@]}"; do roots_of "$m"; done)
+all_roots=$(roots_of "${lines[@]}")
 drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
     local r=$1
     grep -qxF -- "$r" <<<"$all_roots" && return 0
@@ -159,9 +161,10 @@ drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
 }
 for c in "${read[@]}"; do
     if [ -e "$b/meta/$c.lines" ]; then
+        new_roots=$(roots_of "$work/$c.lines")
         set_roots "$b/meta/$c.lines"
         for r in "${root_list[@]}"; do
-            grep -qxF -- "$r" <(roots_of "$work/$c.lines") || drop_root "$r"
+            grep -qxF -- "$r" <<<"$new_roots" || drop_root "$r"
         done
     fi
     set_roots "$work/$c.lines"
@@ -169,7 +172,7 @@ for c in "${read[@]}"; do
         install_if "$b/src/$r" <"$work/src/$r"
         install_if "$b/lsrc/$r" <"$work/lsrc/$r"
     done
-    awk -F'\t' -v OFS='\t' '$1 == "title" || $1 == "root" || $1 == "label" { print $1, $2 }' "$work/$c.lines" >"$work/$c.tsv"
+    "$CHAPTER_META" tsv "$work/$c.lines" >"$work/$c.tsv"
     cmp -s "$work/$c.tsv" "$b/meta/$c.tsv" || mv -f "$work/$c.tsv" "$b/meta/$c.tsv"
     mv -f "$work/$c.lines" "$b/meta/$c.lines"
     mv -f "$work/$c.nwpipe" "$b/meta/$c.nwpipe"
@@ -183,32 +186,15 @@ for m in "$b"/meta/*.lines; do
     for r in "${root_list[@]}"; do
         drop_root "$r"
     done
-    rm -f "$b/meta/$c".* "$b/md/$c".* "$b/html/$c.html" \
-          "$b/notebooks/$c.ipynb" "$b/html/notebooks/$c.ipynb" "$b/stamp/$c".*
+    rm -f "$b/meta/$c".*
 done
 # The book as built, for the pages that list its chapters.
 echo "${book[*]}" >"$work/chapters.list"
 cmp -s "$work/chapters.list" "$b/chapters.list" ||
     mv -f "$work/chapters.list" "$b/chapters.list"
-# What make reads of the book: each chapter's roots, programs and figures
-# (one awk over every chapter's description, in the book's order).
+# What make reads of the book: each chapter's roots, programs and figures,
+# in the book's order.
 lines=()
 for c in "${book[@]}"; do lines+=("$b/meta/$c.lines"); done
-awk -F'\t' '
-    function flush() {
-        if (c == "") return
-        printf "ROOTS.%s := %s\nPROGS.%s := %s\nFIGS.%s := %s\n", c, roots, c, progs, c, figs
-    }
-    FNR == 1 {
-        flush()
-        c = FILENAME; sub(/.*\//, "", c); sub(/\.lines$/, "", c)
-        roots = progs = figs = ""
-    }
-    $1 == "root" {
-        r = $2
-        roots = roots (roots == "" ? "" : " ") r
-        if (r ~ /\.cu$/) { sub(/\.cu$/, "", r); progs = progs (progs == "" ? "" : " ") r }
-        else if (r ~ /^fig-.*\.cpp$/) { sub(/^fig-/, "", r); sub(/\.cpp$/, "", r); figs = figs (figs == "" ? "" : " ") r }
-    }
-    END { flush() }' "${lines[@]}" >"$work/book.mk"
+"$CHAPTER_META" book-mk "${lines[@]}" >"$work/book.mk"
 cmp -s "$work/book.mk" "$b/book.mk" || mv -f "$work/book.mk" "$b/book.mk"

@@ -15,48 +15,89 @@
 /* META files                                                          */
 
 static void add_named(struct nw_named **v, size_t *n, size_t *cap,
-                      const char *name, const char *line) {
+                      const char *name, long line) {
     *v = nw_grow(*v, cap, *n + 1, sizeof **v);
     (*v)[*n].name = nw_xstrdup(name);
-    (*v)[*n].line = line ? atol(line) : 0;
+    (*v)[*n].line = line;
     ++*n;
 }
 
-/* A line KIND<TAB>VALUE[<TAB>LINE]; a title is all that follows its tab. */
-static void meta_line(struct nw_chapter *ch, char *line) {
-    char *kind[2], *fld[2];
+/* A line KIND<TAB>VALUE[<TAB>LINE] into r; a title's value is all that
+ * follows its tab. Returns 0, or -1 where it is no record. */
+static int meta_record(char *line, struct nw_meta_record *r) {
+    char *kind[2];
     if (nw_split_tabs(line, kind, 2) < 2) {
-        return;
+        return -1;
     }
-    if (strcmp(kind[0], "title") == 0) {
-        if (ch->title == NULL) {
-            ch->title = nw_xstrdup(kind[1]);
-        }
-        return;
+    r->kind = kind[0];
+    r->value = kind[1];
+    r->line = 0;
+    char *tab = strrchr(kind[1], '\t');
+    if (strcmp(kind[0], "title") == 0 || tab == NULL) {
+        return 0;
     }
-    int n = nw_split_tabs(kind[1], fld, 2);
-    const char *at = n == 2 ? fld[1] : NULL;
-    if (strcmp(kind[0], "root") == 0) {
-        add_named(&ch->roots, &ch->nroots, &ch->roots_cap, fld[0], at);
-    } else if (strcmp(kind[0], "label") == 0) {
-        add_named(&ch->labels, &ch->nlabels, &ch->labels_cap, fld[0], at);
-    } else if (strcmp(kind[0], "cite") == 0) {
-        add_named(&ch->cites, &ch->ncites, &ch->cites_cap, fld[0], at);
-    } else if (strcmp(kind[0], "day") == 0) {
-        add_named(&ch->days, &ch->ndays, &ch->days_cap, fld[0], at);
+    char *end;
+    r->line = strtol(tab + 1, &end, 10);
+    if (*end != '\0' || end == tab + 1 || r->line < 1) {
+        return -1;
     }
+    *tab = '\0';
+    return 0;
 }
 
-static int each_meta_line(void *ch, char *line, long lineno) {
-    (void)lineno;
-    meta_line(ch, line);
+struct meta_reader {
+    const char *path;
+    int (*fn)(void *, const struct nw_meta_record *);
+    void *ctx;
+    int status;
+};
+
+static int each_record(void *ctx, char *line, long lineno) {
+    struct meta_reader *m = ctx;
+    struct nw_meta_record r;
+    if (meta_record(line, &r) != 0) {
+        nw_error(m->path, lineno, "not a record of a chapter's description "
+                 "(KIND<TAB>VALUE, and its line)");
+        m->status = -1;
+        return 1;
+    }
+    m->status = m->fn(m->ctx, &r);
+    return m->status != 0;
+}
+
+int nw_meta_each(const char *path,
+                 int (*fn)(void *ctx, const struct nw_meta_record *r),
+                 void *ctx) {
+    struct meta_reader m = {path, fn, ctx, 0};
+    if (nw_each_line(path, NULL, each_record, &m) < 0) {
+        return -1;
+    }
+    return m.status;
+}
+
+static int chapter_record(void *ctx, const struct nw_meta_record *r) {
+    struct nw_chapter *ch = ctx;
+    char *name = (char *)r->value;
+    if (strcmp(r->kind, "title") == 0) {
+        if (ch->title == NULL) {
+            ch->title = nw_xstrdup(r->value);
+        }
+    } else if (strcmp(r->kind, "root") == 0) {
+        add_named(&ch->roots, &ch->nroots, &ch->roots_cap, name, r->line);
+    } else if (strcmp(r->kind, "label") == 0) {
+        add_named(&ch->labels, &ch->nlabels, &ch->labels_cap, name, r->line);
+    } else if (strcmp(r->kind, "cite") == 0) {
+        add_named(&ch->cites, &ch->ncites, &ch->cites_cap, name, r->line);
+    } else if (strcmp(r->kind, "day") == 0) {
+        add_named(&ch->days, &ch->ndays, &ch->days_cap, name, r->line);
+    }
     return 0;
 }
 
 int nw_meta_read(const char *path, struct nw_chapter *ch) {
     memset(ch, 0, sizeof *ch);
     ch->name = nw_chapter_of(path);
-    if (nw_each_line(path, NULL, each_meta_line, ch) != 0) {
+    if (nw_meta_each(path, chapter_record, ch) != 0) {
         nw_meta_free(ch);
         return -1;
     }

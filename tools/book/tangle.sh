@@ -117,14 +117,16 @@ done
 # 3. Tangle every root of the chapters read: nt reads the whole of what it
 # is given for each root, so each root is given only the chunks it reaches
 # (nwsplit.awk), and a chapter of many roots costs its size once.
+# Each chapter's roots are read once, into $work/NAME.roots (step 5 reads
+# them there too).
 for c in "${read[@]}"; do
-    set_roots "$work/$c.lines"
+    roots_of "$work/$c.lines" >"$work/$c.roots"
+    mapfile -t root_list <"$work/$c.roots"
     [ "${#root_list[@]}" -gt 0 ] || continue
     mkdir -p "$work/split/$c" "$work/split/$c.marked"
-    roots_of "$work/$c.lines" >"$work/split/$c.roots"
-    awk -v dir="$work/split/$c" -f "$(dirname "$0")/nwsplit.awk" "$work/split/$c.roots" "$work/$c.nwpipe"
+    awk -v dir="$work/split/$c" -f "$(dirname "$0")/nwsplit.awk" "$work/$c.roots" "$work/$c.nwpipe"
     "$SNIPPET_MARKS" <"$work/$c.nwpipe" >"$work/split/$c.marked.nwpipe"
-    awk -v dir="$work/split/$c.marked" -f "$(dirname "$0")/nwsplit.awk" "$work/split/$c.roots" \
+    awk -v dir="$work/split/$c.marked" -f "$(dirname "$0")/nwsplit.awk" "$work/$c.roots" \
         "$work/split/$c.marked.nwpipe"
     for r in "${root_list[@]}"; do
         "$NT" -R"$r" <"$work/split/$c.marked/$r" >"$work/src/$r"
@@ -161,13 +163,12 @@ drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
 }
 for c in "${read[@]}"; do
     if [ -e "$b/meta/$c.lines" ]; then
-        new_roots=$(roots_of "$work/$c.lines")
         set_roots "$b/meta/$c.lines"
         for r in "${root_list[@]}"; do
-            grep -qxF -- "$r" <<<"$new_roots" || drop_root "$r"
+            grep -qxF -- "$r" "$work/$c.roots" || drop_root "$r"
         done
     fi
-    set_roots "$work/$c.lines"
+    mapfile -t root_list <"$work/$c.roots"
     for r in "${root_list[@]}"; do
         install_if "$b/src/$r" <"$work/src/$r"
         install_if "$b/lsrc/$r" <"$work/lsrc/$r"

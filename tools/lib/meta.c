@@ -77,7 +77,7 @@ int nw_meta_each(const char *path,
 
 static int chapter_record(void *ctx, const struct nw_meta_record *r) {
     struct nw_chapter *ch = ctx;
-    char *name = (char *)r->value;
+    const char *name = r->value;
     if (strcmp(r->kind, "title") == 0) {
         if (ch->title == NULL) {
             ch->title = nw_xstrdup(r->value);

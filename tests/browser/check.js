@@ -5,7 +5,14 @@
 // found through its classes, taken by name from CONTRACT
 // (styles/classes.tsv); no class is written out here. See run.sh.
 //
-// usage: node check.js HTML_DIR SHOTS CHROMIUM CONTRACT
+// With --toolchain, HTML_DIR is a small book built for this test
+// (tests/fixtures/browser) and what is checked is what the pages' script
+// and templates do whatever the chapter: the contents button, the
+// outline's mark, landing on a label, the colours' switch, the page
+// turns, search and folds (checkShared). Its pages are surveyed, not
+// checked: the book's own pages are, each on its own.
+//
+// usage: node check.js [--toolchain] HTML_DIR SHOTS CHROMIUM CONTRACT
 'use strict';
 
 const fs = require('fs');
@@ -13,7 +20,8 @@ const path = require('path');
 const { pathToFileURL, fileURLToPath } = require('url');
 const { chromium } = require('playwright-core');
 
-const [htmlDir, shotDir, exe, contractFile] = process.argv.slice(2).map((a, i) =>
+const kToolchain = process.argv[2] === '--toolchain';
+const [htmlDir, shotDir, exe, contractFile] = process.argv.slice(kToolchain ? 3 : 2).map((a, i) =>
   i < 2 ? path.resolve(a) : a);
 
 const kDesktop = { width: 1280, height: 900 };
@@ -39,6 +47,10 @@ async function shot(page, name) {
 let failed = 0;
 const pass = (name) => console.log(`PASS ${name}`);
 const fail = (name, why) => { console.log(`FAIL ${name}: ${why}`); failed = 1; };
+// A check whose subject the book lacks fails, and so never passes by
+// finding nothing: the toolchain's book (tests/fixtures/browser) holds
+// one of each.
+const lacking = (name, what) => fail(name, `the book has no ${what} to check it on`);
 
 // The classes of the contract by their names, as selectors: sel.chunkRef
 // is '.chunk-ref'. Every name this file looks up in sel, here and in the
@@ -1257,7 +1269,7 @@ async function checkLanding(book, ctx, kind, folded) {
   const { sel, pages, surveys, isChapter } = book;
   const name = `browser: landing on a ${folded ? 'folded ' : ''}label (${kind})`;
   const file = pages.find((f) => isChapter(f) && (folded ? surveys.get(f).folds.labelled : surveys.get(f).labels));
-  if (!file) return;
+  if (!file) return lacking(name, `a chapter with a ${folded ? 'folded ' : ''}label`);
   const { page } = await open(ctx, file);
   const why = [];
   let label = null;
@@ -1325,8 +1337,8 @@ async function checkLanding(book, ctx, kind, folded) {
 async function checkThemeSwitch(book) {
   const { sel, pages, surveys, isChapter, desktop, dark, phone } = book;
   const name = 'browser: the colours\' switch';
-  const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts) || pages.find(isChapter);
-  if (!file) return;
+  const file = pages.find((f) => isChapter(f) && surveys.get(f).argued.charts);
+  if (!file) return lacking(name, 'a chapter with a chart');
   const why = [];
   const state = (x) => x.evaluate(([sw, chartSel]) => {
     const bg = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
@@ -1615,12 +1627,10 @@ async function searchAll(book, page, q) {
   }), [resultLinks, sel.searchResults]);
 }
 
-// Each of kSearches from the front page; then every text the index holds,
-// which the excerpts are cut from, for the TeX commands of the book's
-// maths (those on the pages checked): maths is shown as text, "w mod 32"
-// where its source says "w \bmod 32".
+// Each of kSearches from the front page: every place found, the words
+// marked, no entry twice.
 async function checkSearches(book) {
-  const { desktop, surveys } = book;
+  const { desktop } = book;
   const { page, problems } = await open(desktop, 'index.html');
   for (const s of kSearches) {
     const name = `browser: search "${s.q}" finds every place`;
@@ -1649,6 +1659,17 @@ async function checkSearches(book) {
       fail(name, problems[0] || String(e.message || e).split('\n')[0]);
     }
   }
+  await page.close();
+}
+
+// Every text the book's search index holds, which the excerpts are cut
+// from, for the TeX commands of the book's maths (those on the pages
+// checked): maths is shown as text, "w mod 32" where its source says
+// "w \bmod 32". A search loads the index.
+async function checkIndexMaths(book) {
+  const { desktop, surveys } = book;
+  const { page } = await open(desktop, 'index.html');
+  await searchAll(book, page, 'scan');
   const commands = [...new Set([...surveys.values()].flatMap((v) => v.maths.commands))];
   const tex = await page.evaluate((commands) => {
     const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -1674,7 +1695,7 @@ async function checkFoldsWithoutScript(book) {
   const { sel, pages, surveys, isChapter, browser } = book;
   const name = 'browser: without scripts the long chunks are whole';
   const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
-  if (!file) return;
+  if (!file) return lacking(name, 'a chapter with a folded chunk');
   const ctx = await browser.newContext({ viewport: kDesktop, colorScheme: 'light', javaScriptEnabled: false });
   const why = [];
   let long = 0;
@@ -1715,7 +1736,7 @@ async function checkSearchInFold(book) {
   const { sel, pages, surveys, isChapter, desktop } = book;
   const name = 'browser: a search landing past a chunk\'s fold opens it';
   const file = pages.find((f) => isChapter(f) && surveys.get(f).folds.long);
-  if (!file) return;
+  if (!file) return lacking(name, 'a chapter with a folded chunk');
   const { page, problems } = await open(desktop, file);
   const why = [];
   let at = null;
@@ -1846,16 +1867,15 @@ async function checkSearchKeys(book, ctx, kind) {
   await page.close();
 }
 
-// The rest holds the drawings and what every page shares (the contents,
-// the page turns, search, the chunks' index), the same whatever the
-// chapter: make check CHAPTER=x (PAGES) leaves it to the whole check.
+// What every page shares (the contents, the page turns, search, the
+// chunks' index, folds), the same whatever the chapter: checked once, on
+// the toolchain's book (--toolchain).
 // Each check is a job of its own: they open pages of their own, and run
 // kConcurrency at a time, as the pages do.
 async function checkShared(book) {
   const { desktop, phone, dark } = book;
   const widths = [[desktop, 'desktop'], [phone, 'phone']];
   const jobs = [
-    () => checkDrawings(book),
     () => checkContentsButton(book),
     ...widths.map(([ctx, kind]) => () => checkOutlineMark(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind)),
@@ -1874,14 +1894,31 @@ async function checkShared(book) {
   await eachPage(jobs, (job) => job());
 }
 
+// What the shared checks read of a page (its survey and ids), for the
+// toolchain's book, whose pages are not checked themselves.
+async function surveyPage(book, file) {
+  const { page } = await open(book.desktop, file);
+  const s = await page.evaluate(survey, book.sel);
+  book.surveys.set(file, s);
+  book.idsOf.set(file, new Set(s.ids));
+  await page.close();
+}
+
 async function main() {
   const sel = readContract(contractFile);
   fs.mkdirSync(shotDir, { recursive: true });
   const book = await openBook(sel);
-  await eachPage(book.pages, (file) => checkPage(book, file));
-  checkChapterNames(book);
-  checkLinks(book);
-  if (book.only.length === 0) await checkShared(book);
+  if (kToolchain) {
+    await eachPage(book.pages, (file) => surveyPage(book, file));
+    await checkShared(book);
+  } else {
+    await eachPage(book.pages, (file) => checkPage(book, file));
+    checkChapterNames(book);
+    checkLinks(book);
+    // The book's drawings, and its maths in the search index, which the
+    // whole check sees (make check CHAPTER=x leaves them to it).
+    if (book.only.length === 0) await eachPage([() => checkDrawings(book), () => checkIndexMaths(book)], (job) => job());
+  }
   await book.browser.close();
   process.exit(failed);
 }

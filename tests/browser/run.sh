@@ -12,9 +12,12 @@
 # book.html, in its chapters' headings and its first chapter: the rest is
 # each chapter's own page, checked as that page, in the same styles), or a
 # numbered list that starts past 1; the chapters, on CUDA code left
-# unhighlighted. Opening and closing the contents at 390 and 900 px must
-# keep the reader's place, and the previous and next chapter must be above
-# the text as well as below it, and the arrow keys go there. To look at,
+# unhighlighted. What every page shares whatever its chapter is checked
+# once, on a small book of the toolchain's (below): opening and closing
+# the contents at 390 and 900 px must keep the reader's place, the
+# previous and next chapter must be above the text as well as below it,
+# and the arrow keys go there; search, folds, labels and the colours'
+# switch (check.js --toolchain). To look at,
 # not to test: with BROWSER_SHOTS=1, screenshots of each page at both
 # widths (its first chart and transcript too, the contents open, the
 # chapters in the dark and in print) go to build/screenshots/, and with
@@ -83,9 +86,27 @@ export PAGES
 NODE_PATH=$dir/node_modules node tests/browser/check.js "$B/html" "$B/screenshots" "$chromium" \
     styles/classes.tsv
 status=$?
-# make preview, on a book of its own: the toolchain's, which make check
-# CHAPTER=x leaves to the whole check.
+# The toolchain's: what every page shares (the contents button, the
+# outline, landing on a label, the colours' switch, the page turns,
+# search, folds), once, on a small book of its own, tests/fixtures/book's
+# chapters and tests/fixtures/browser's, whose pages are a fraction of
+# the book's; and make preview, on another. make check CHAPTER=x leaves
+# both to the whole check.
 if [ -z "${CHECK_CHAPTER:-}" ]; then
+    . tests/lib.sh
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    fixture_book_from "$tmp/book" tests/fixtures/book
+    cp tests/fixtures/browser/chapters/*.nw "$tmp/book/chapters/"
+    cat tests/fixtures/browser/chapters/labels.tsv >>"$tmp/book/chapters/labels.tsv"
+    # Without nvcc: the pages are the subject, not the programs.
+    if make -s -C "$tmp/book" CHAPTERS="parity tally scan" NVCC= html >"$tmp/log" 2>&1; then
+        NODE_PATH=$dir/node_modules node tests/browser/check.js --toolchain "$tmp/book/build/html" \
+            "$B/screenshots/toolchain" "$chromium" styles/classes.tsv || status=1
+    else
+        echo "FAIL browser: build the toolchain's book: $(grep -m 1 -e error -e Error "$tmp/log" || head -1 "$tmp/log")"
+        status=1
+    fi
     NODE_PATH=$dir/node_modules CHROMIUM=$chromium tests/browser/preview.sh || status=1
 fi
 exit "$status"

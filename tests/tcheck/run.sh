@@ -394,8 +394,8 @@ batch_passes() {
 }
 
 # pair_tests NAME EXPECT TRANSCRIPT: every perturbation test of one pair,
-# each a function of its own below, then the same pair through
-# progcheck.sh (pc_tests).
+# each a function of its own below, then, for two of the fixtures, the
+# same pair through progcheck.sh (pc_tests).
 pair_tests() {
     pair_setup "$@"
     pair_lint
@@ -415,8 +415,12 @@ pair_tests() {
     pair_pending_unchanged
     pair_pending_keeps_holes
     pair_compare
-    # The same pair through progcheck.sh, with a stand-in program and GPU.
-    pc_tests "$pn" "$prog" "$3"
+    # The same pair through progcheck.sh, with a stand-in program and GPU:
+    # the script's steps, the same for any pair (each pair's content is
+    # tcheck's, tested above), on the pairs whose names and text try its
+    # quoting: one with odd characters (tricky), one a run, named apart
+    # from the program whose compile line it records (sweep_2_scatter).
+    case $prog in tricky | sweep_2_scatter) pc_tests "$pn" "$prog" "$3"; pc_pairs=$((pc_pairs + 1)) ;; esac
 }
 
 # pair_setup NAME EXPECT TRANSCRIPT: the pair as evidence in $pd/ev ($E, and
@@ -785,6 +789,7 @@ holes_pair() {
 # The fixtures' pairs: transcripts made from their outputs. Their holes
 # filled make a pair too, as for an expectation of the book with no
 # transcript yet.
+pc_pairs=0
 for fx in "$fixtures"/*.expect; do
     fp=$(basename "$fx" .expect)
     gpu=$(awk 'match($0, /^GPU: .* \(compute/) { print substr($0, 6, RLENGTH - 14); exit }' "$fixtures/$fp.out")
@@ -800,6 +805,8 @@ for fx in "$fixtures"/*.expect; do
     pair_tests "fixture/$fp" "$fx" "$work/$fp.txt"
     holes_pair "fixture/$fp/holes-filled" "$fx"
 done
+[ "$pc_pairs" -eq 2 ] && rc=0 || rc=1
+result progcheck/fixture-pairs "$rc" "progcheck.sh went through $pc_pairs of the fixtures tricky and sweep_2_scatter, not 2"
 
 # Every pair under evidence/; an expectation alone is paired with its holes
 # filled.

@@ -484,19 +484,12 @@ $(B)/src/% $(B)/lsrc/%: $(B)/stamp/tangled ;
 # only when they change), and its chapter lines, which only its messages
 # name.
 $(B)/stamp/snippets: $(META) $(LIST) $(addprefix $(B)/src/,$(ROOTS)) $(REGISTRY) $(wildcard $(KEPT)) $(KEPT_CODE) \
-                     $(snippets) styles/snippet.html styles/cuda.xml | $(PANDOC_BIN) $(B)/stamp $(B)/md
+                     $(snippets) $(SLIDE_FRAGMENTS) styles/snippet.html styles/cuda.xml | $(PANDOC_BIN) $(B)/stamp $(B)/md
 	$(call say,INDEX,$(B)/snippets.tsv)
 	$(Q)trap 'rm -rf $(B)/snippets.tsv.tmp $(SLIDES).tmp $(B)/md/snippets.tmp' EXIT; rm -rf $(SLIDES).tmp; mkdir -p $(SLIDES).tmp; \
 	$(snippets) table -o $(SLIDES).tmp -c $(B)/md $(B)/src $(REGISTRY) $(LINES) > $(B)/snippets.tsv.tmp && \
-	rm -rf $(B)/md/snippets.tmp && mkdir -p $(B)/md/snippets.tmp && for f in $(SLIDES).tmp/*.md; do \
-	  [ -e "$$f" ] || continue; n=$${f##*/}; n=$${n%.md}; \
-	  if cmp -s "$$f" "$(B)/md/snippets/$$n.md" && [ "$(SLIDES)/$$n.html" -nt styles/snippet.html ] && \
-	     [ "$(SLIDES)/$$n.html" -nt styles/cuda.xml ]; then cp -p "$(SLIDES)/$$n.html" "$${f%.md}.html"; \
-	  else $(PANDOC) --from markdown --to html5 --standalone --template styles/snippet.html \
-	    --metadata pagetitle="$$n" --id-prefix="$$n-" --highlight-style pygments \
-	    --syntax-definition styles/cuda.xml "$$f" > "$${f%.md}.html" || exit 1; fi; \
-	  mv -f "$$f" $(B)/md/snippets.tmp/; \
-	done && \
+	rm -rf $(B)/md/snippets.tmp && \
+	PANDOC='$(PANDOC)' $(SLIDE_FRAGMENTS) $(SLIDES).tmp $(B)/md/snippets.tmp $(B)/md/snippets $(SLIDES) && \
 	$(call update,$(B)/snippets.tsv) && rm -rf $(SLIDES) $(B)/md/snippets && mv $(SLIDES).tmp $(SLIDES) && \
 	mv $(B)/md/snippets.tmp $(B)/md/snippets && touch $@
 $(B)/snippets.tsv: $(B)/stamp/snippets ;
@@ -508,10 +501,12 @@ $(CHAPTERS:%=$(B)/md/%.snippets.html): $(B)/stamp/snippets ;
 # (styles/snippet.html) to paste into a slide. Written with the table, all
 # at once; a fragment whose Markdown ($(B)/md/snippets/LABEL.md, kept from
 # the last time) and styles have not changed is kept rather than passed
-# through pandoc again, so that a prose edit costs no pandoc run a label.
+# through pandoc again, so that a prose edit costs no pandoc run a label
+# (tools/book/slide-fragments.sh).
 # The same text goes to each chapter's page for its labels' copy
 # controls, $(B)/md/CHAPTER.snippets.html, which changes only when it does.
 SLIDES := $(B)/html/snippets
+SLIDE_FRAGMENTS := tools/book/slide-fragments.sh
 $(B)/stamp/snippets: export SNIPPET_BASE = $(BASE)
 $(B)/stamp/snippets: $(BASE_FILE)
 

@@ -604,4 +604,43 @@ if [ -n "$differ" ]; then
 else
     pass "nwsplit: each root's own pipeline tangles as the whole one does ($(cat "$gen"/*.roots | wc -l) roots, plain and with #line)"
 fi
+# tools/book/slide-fragments.sh: a label whose Markdown and styles are as
+# they were keeps its fragment, one that changed goes through pandoc (a
+# stand-in that says it ran), the Markdown moves beside; pandoc failing
+# fails it.
+sf=$gen/fragments
+mkdir -p "$sf/new" "$sf/kept-md" "$sf/kept-html" "$sf/styles"
+: >"$sf/styles/snippet.html"
+: >"$sf/styles/cuda.xml"
+printf 'same\n' | tee "$sf/new/same.md" >"$sf/kept-md/same.md"
+printf 'kept fragment\n' >"$sf/kept-html/same.html"
+printf 'changed\n' >"$sf/new/changed.md"
+printf 'was\n' >"$sf/kept-md/changed.md"
+printf 'old fragment\n' >"$sf/kept-html/changed.html"
+touch -d '1 hour ago' "$sf/styles/snippet.html" "$sf/styles/cuda.xml"
+printf '#!/bin/sh\nfor a; do :; done\necho "pandoc on $(cat "$a")"\n' >"$sf/pandoc"
+chmod +x "$sf/pandoc"
+if PANDOC=$sf/pandoc STYLES=$sf/styles tools/book/slide-fragments.sh "$sf/new" "$sf/md" "$sf/kept-md" "$sf/kept-html" &&
+   [ "$(cat "$sf/new/same.html")" = "kept fragment" ] && [ "$(cat "$sf/new/changed.html")" = "pandoc on changed" ] &&
+   [ -f "$sf/md/same.md" ] && [ -f "$sf/md/changed.md" ] && [ -z "$(ls "$sf/new"/*.md 2>/dev/null)" ]; then
+    pass "slide fragments: the unchanged kept, the changed through pandoc"
+else
+    fail "slide fragments: the unchanged kept, the changed through pandoc" \
+        "same: $(cat "$sf/new/same.html" 2>&1), changed: $(cat "$sf/new/changed.html" 2>&1)"
+fi
+# A style newer than the kept fragment: through pandoc again.
+rm -rf "$sf/md" "$sf/new" && mkdir -p "$sf/new" && printf 'same\n' >"$sf/new/same.md"
+touch "$sf/styles/cuda.xml"
+if PANDOC=$sf/pandoc STYLES=$sf/styles tools/book/slide-fragments.sh "$sf/new" "$sf/md" "$sf/kept-md" "$sf/kept-html" &&
+   [ "$(cat "$sf/new/same.html")" = "pandoc on same" ]; then
+    pass "slide fragments: a changed style makes every fragment again"
+else
+    fail "slide fragments: a changed style makes every fragment again" "$(cat "$sf/new/same.html" 2>&1)"
+fi
+rm -rf "$sf/md" "$sf/new" && mkdir -p "$sf/new" && printf 'x\n' >"$sf/new/x.md"
+if PANDOC=false STYLES=$sf/styles tools/book/slide-fragments.sh "$sf/new" "$sf/md" "$sf/kept-md" "$sf/kept-html" 2>/dev/null; then
+    fail "slide fragments: pandoc failing fails them" "exit 0"
+else
+    pass "slide fragments: pandoc failing fails them"
+fi
 exit $failed

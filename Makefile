@@ -781,29 +781,20 @@ $(B)/html/charts/%.svg: $(B)/charts/%.gp | $(GNUPLOT_BIN)
 # compiled from its #line copy, so that errors name the chapter's lines,
 # and run for at most FIG_SECONDS. Its SVG is a drawing and nothing else:
 # well-formed XML (xmllint reads it), with no script, foreignObject or
-# on... event attribute. A program that fails, runs too long or writes
-# anything else stops make with one line naming the chapter's root, and
-# leaves the last good program and figure in place.
+# on... event attribute (tools/figure/draw.sh runs it and says so). A
+# program that fails, runs too long or writes anything else stops make with
+# one line naming the chapter's root, and leaves the last good program and
+# figure in place.
 FIG_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -pedantic -O1 -Itools/figure
 FIG_HDR := $(wildcard tools/figure/*.hpp)
 FIG_SECONDS ?= 10
-FIG_ACTIVE := //*[local-name()="script" or local-name()="foreignObject"] | //@*[starts-with(local-name(),"on")]
-$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig $(chapter-meta)
+FIG_DRAW := tools/figure/draw.sh
+$(B)/html/fig/%.svg: $(B)/src/fig-%.cpp $(FIG_HDR) $(FIG_DRAW) | $(CXX_BIN) $(XMLLINT_BIN) $(B)/fig $(B)/html/fig $(chapter-meta)
 	$(call say,FIGURE,$@)
-	$(Q)trap 'rm -f $@.tmp $@.log $(B)/fig/fig-$*.tmp' EXIT; \
-	where="chapters/$(FIGCH.$*).nw:$$($(chapter-meta) root-line $(B)/meta/$(FIGCH.$*).lines fig-$*.cpp)"; \
-	refuse() { echo "$$where: figure <<fig-$*.cpp>> $$1" >&2; exit 1; }; \
-	$(CXX) $(FIG_CXXFLAGS) -o $(B)/fig/fig-$*.tmp $(B)/lsrc/fig-$*.cpp; \
-	timeout -k 1 $(FIG_SECONDS) $(B)/fig/fig-$*.tmp > $@.tmp || { rc=$$?; [ $$rc -ne 124 ] || \
-	  refuse "ran past $(FIG_SECONDS) s and was stopped; a figure draws in a moment (FIG_SECONDS= gives it longer)"; \
-	  refuse "failed (exit $$rc)"; }; \
-	[ "$$(head -c 4 $@.tmp)" = '<svg' ] || refuse "wrote no SVG to stdout (it must begin <svg)"; \
-	xmllint --noout $@.tmp 2> $@.log || \
-	  refuse "wrote an SVG that is not well-formed XML: $$(head -n 1 $@.log | sed 's/^[^:]*:\([0-9]*\): parser error : /its line \1: /')"; \
-	active=$$(xmllint --xpath '$(FIG_ACTIVE)' $@.tmp 2>/dev/null | head -n 1 | \
-	  sed 's/^ *//; s/^<\([A-Za-z:]*\).*/<\1>/; s/=.*//') || :; \
-	[ -z "$$active" ] || \
-	  refuse "wrote an SVG holding $$active; a figure is a drawing: no script, foreignObject or on... attribute"; \
+	$(Q)trap 'rm -f $@.tmp $(B)/fig/fig-$*.tmp' EXIT; \
+	$(CXX) $(FIG_CXXFLAGS) -o $(B)/fig/fig-$*.tmp $(B)/lsrc/fig-$*.cpp && \
+	$(FIG_DRAW) "chapters/$(FIGCH.$*).nw:$$($(chapter-meta) root-line $(B)/meta/$(FIGCH.$*).lines fig-$*.cpp)" \
+	  fig-$*.cpp $(FIG_SECONDS) $(B)/fig/fig-$*.tmp $@.tmp && \
 	mv -f $(B)/fig/fig-$*.tmp $(B)/fig/fig-$* && mv -f $@.tmp $@
 
 $(B)/md/%.nav.yaml: $(META) $(LIST) $(nav) | $(B)/snippets.tsv $(B)/md

@@ -607,9 +607,41 @@ fi
 
 # A figure program that fails, runs too long, or writes anything but a
 # drawing (no SVG, XML that is not well-formed, a script, a foreignObject,
-# an event attribute) stops make with one line naming the chapter's root,
-# and leaves the last good program and figure as they were, with nothing
+# an event attribute) is refused with one line naming the chapter's root
+# (tools/figure/draw.sh, which runs it): each way on a stand-in program, a
+# script, with nothing to compile. Through make, two of them (one that
+# fails, one that writes a script) stop make with that line, and leave
+# the last good program and figure as they were, with nothing
 # half-written beside them.
+svg='<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+printf '#!/bin/sh\necho %q\n' "$svg<rect width=\"1\" height=\"1\"/></svg>" >"$tmp/drawing"
+chmod +x "$tmp/drawing"
+if tools/figure/draw.sh chapters/x.nw:3 fig-x.cpp 2 "$tmp/drawing" "$tmp/drawn.svg" 2>"$tmp/err" &&
+   [ ! -s "$tmp/err" ] && [ "$(cat "$tmp/drawn.svg")" = "$svg<rect width=\"1\" height=\"1\"/></svg>" ]; then
+    pass "a figure program that draws is taken, its SVG as it wrote it"
+else
+    fail "a figure program that draws is taken, its SVG as it wrote it" "$(head -c 300 "$tmp/err")$(head -c 200 "$tmp/drawn.svg")"
+fi
+while IFS='|' read -r name body want; do
+    printf '#!/bin/sh\n%s\n' "$body" >"$tmp/drawing"
+    tools/figure/draw.sh chapters/x.nw:3 fig-x.cpp 1 "$tmp/drawing" "$tmp/drawn.svg" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -ne 1 ]; then
+        fail "a figure that $name is refused" "exit $rc"
+    elif [ "$(cat "$tmp/err")" != "chapters/x.nw:3: figure <<fig-x.cpp>> $want" ]; then
+        fail "a figure that $name is refused" "stderr: $(head -c 300 "$tmp/err")"
+    else
+        pass "a figure that $name is refused in one line"
+    fi
+done <<EOF_DRAW
+fails|exit 3|failed (exit 3)
+writes no SVG|echo 'a picture'|wrote no SVG to stdout (it must begin <svg)
+never ends|while :; do :; done|ran past 1 s and was stopped; a figure draws in a moment (FIG_SECONDS= gives it longer)
+writes malformed XML|echo '$svg<g></svg>'|wrote an SVG that is not well-formed XML: its line 1: Opening and ending tag mismatch: g line 1 and svg
+writes a script|echo '$svg<script>alert(1)</script></svg>'|wrote an SVG holding <script>; a figure is a drawing: no script, foreignObject or on... attribute
+writes a foreignObject|echo '$svg<foreignObject><p>x</p></foreignObject></svg>'|wrote an SVG holding <foreignObject>; a figure is a drawing: no script, foreignObject or on... attribute
+writes an event attribute|echo '$svg<rect onload="alert(1)"/></svg>'|wrote an SVG holding onload; a figure is a drawing: no script, foreignObject or on... attribute
+EOF_DRAW
 fixture=tests/fixtures/figure.nw
 fb=$tmp/figbook
 fixture_book "$fb"
@@ -623,10 +655,10 @@ else
 fi
 figsum() { (cd "$fb/build" && ls -A fig html/fig && md5sum fig/fig-square html/fig/square.svg) 2>&1; }
 drawn=$(figsum)
-svg='<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\">'
+csvg='<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\">'
 while IFS='|' read -r name body want; do
     sed "s#// THE_END#${body//\\/\\\\}#" "$fixture" >"$fb/chapters/figure.nw"
-    timeout 60 make -s -C "$fb" CHAPTERS=figure FIG_SECONDS=2 html >"$tmp/out" 2>"$tmp/err"
+    timeout 60 make -s -C "$fb" CHAPTERS=figure html >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq 0 ]; then
         fail "a figure that $name stops make" "make succeeded"
@@ -639,12 +671,7 @@ while IFS='|' read -r name body want; do
     fi
 done <<EOF_FIG
 fails|return 1;|failed (exit 1)
-writes no SVG|return 0;|wrote no SVG to stdout (it must begin <svg)
-never ends|volatile bool spin = true; while (spin) {}|ran past 2 s and was stopped; a figure draws in a moment (FIG_SECONDS= gives it longer)
-writes malformed XML|std::puts("$svg<g></svg>"); return 0;|wrote an SVG that is not well-formed XML: its line 1: Opening and ending tag mismatch: g line 1 and svg
-writes a script|std::puts("$svg<script>alert(1)</script></svg>"); return 0;|wrote an SVG holding <script>; a figure is a drawing: no script, foreignObject or on... attribute
-writes a foreignObject|std::puts("$svg<foreignObject><p>x</p></foreignObject></svg>"); return 0;|wrote an SVG holding <foreignObject>; a figure is a drawing: no script, foreignObject or on... attribute
-writes an event attribute|std::puts("$svg<rect onload=\"alert(1)\"/></svg>"); return 0;|wrote an SVG holding onload; a figure is a drawing: no script, foreignObject or on... attribute
+writes a script|std::puts("$csvg<script>alert(1)</script></svg>"); return 0;|wrote an SVG holding <script>; a figure is a drawing: no script, foreignObject or on... attribute
 EOF_FIG
 # As it is, the fixture draws its figure; out of the book, the figure goes.
 cp "$fixture" "$fb/chapters/figure.nw"

@@ -74,6 +74,9 @@ if [ -n "${NVCC:-}" ]; then
 else
     skip "compile error reported at the .nw line" "no nvcc"
 fi
+# The rest weaves, and compiles nothing with nvcc: its subjects are the
+# pages, the labels, quotes, runs and figures, and the build's guards.
+export NVCC=
 
 # Broken chapters through the real build: one line naming file and line,
 # a non-zero exit, and build/ exactly as it was. Each chapter of tests/bad/

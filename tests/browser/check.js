@@ -385,18 +385,30 @@ function contrast(arg) {
   // chapter, to hold the page's own styles; each chapter's text is held on
   // its own page, with the same styles.
   const heads = wholeChapter ? [...main.querySelectorAll(wholeChapter)] : [];
-  const inScope = heads.length < 2 ? () => true : (el) =>
-    heads.some((h) => h === el || h.contains(el)) ||
-    !(heads[1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-  const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+  // The text and elements held: main's, or the whole book's first chapter
+  // (all before the second chapter's heading) and each later heading's,
+  // walked alone (a test over the whole book for each node grew with the
+  // square of the chapters).
+  const texts = [], elements = [];
+  const collect = (root, stop) => {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = walk.currentNode; n && n !== stop; n = walk.nextNode()) {
+      if (n.nodeType === Node.TEXT_NODE) texts.push(n);
+      else if (n !== main) elements.push(n);
+    }
+  };
+  if (heads.length < 2) collect(main, null);
+  else {
+    collect(main, heads[1]);
+    for (const h of heads.slice(1)) collect(h, null);
+  }
+  for (const n of texts) {
     if (!n.data.trim()) continue;
     const el = n.parentElement;
-    if (!inScope(el) || !el.getClientRects().length) continue;
+    if (!el.getClientRects().length) continue;
     check(el, getComputedStyle(el), n.data);
   }
-  for (const el of main.querySelectorAll('*')) {
-    if (!inScope(el)) continue;
+  for (const el of elements) {
     for (const pseudo of ['::before', '::after']) {
       const cs = getComputedStyle(el, pseudo);
       if (cs.content === 'none' || cs.content === 'normal' || cs.content === '""') continue;

@@ -9,7 +9,8 @@
 // (tests/fixtures/browser) and what is checked is what the pages' script
 // and templates do whatever the chapter: the contents button, the
 // outline's mark, landing on a label, the colours' switch, the page
-// turns, search and folds (checkShared). Its pages are surveyed, not
+// turns, quoted numbers and chunk references followed, the copy
+// controls, search and folds (checkShared). Its pages are surveyed, not
 // checked: the book's own pages are, each on its own.
 //
 // usage: node check.js [--toolchain] HTML_DIR SHOTS CHROMIUM CONTRACT
@@ -282,6 +283,35 @@ function survey(sel) {
     if (!button) folds.wrong.push(`#${c.id} (${n} lines) has no button`);
     else if (shown < 10 || box.scrollHeight <= box.clientHeight + 1) folds.wrong.push(`#${c.id} (${n} lines) shows ${shown.toFixed(1)}`);
   }
+  // Where each quoted number and each claim leads: a quote to the line of
+  // the transcript it was read from or to its entry under "Where the
+  // numbers come from", a claim to its entry. (Following one by the
+  // keyboard, the line marked in view, is search.js's and book.css's, the
+  // same on every page: checkActions, on the toolchain's book.)
+  const leads = { count: 0, wrong: [] };
+  for (const a of document.querySelectorAll(`main a${sel.quoted}[href^="#"], main a${sel.claim}[href^="#"]`)) {
+    leads.count++;
+    const id = decodeURIComponent(a.hash.slice(1));
+    const t = document.getElementById(id);
+    const line = t && t.closest(`pre${sel.transcript}`);
+    if (!t) leads.wrong.push(`${a.textContent.trim()} -> #${id}, not on the page`);
+    else if (line ? !a.matches(sel.quoted) : !t.closest('li')) {
+      leads.wrong.push(`${a.textContent.trim()} -> #${id}, neither a transcript's line nor an entry`);
+    }
+  }
+  // The copy controls search.js gives the code: a chunk's in its head,
+  // the compile line's in its box's corner; a label's, shown, with the
+  // text it copies (its <template>). Clicking them is checkActions's.
+  const line = `pre${sel.compileLine}`;
+  const copies = {
+    heads: document.querySelectorAll(`${sel.chunkHead} ${sel.copyCode}`).length,
+    lines: document.querySelectorAll(line).length,
+    boxes: [...document.querySelectorAll(line)].filter((p) => p.closest('div').parentElement.querySelector(`:scope > ${sel.copyCode}`)).length,
+    snippets: [...document.querySelectorAll(`button${sel.copySnippet}`)].map((b) => {
+      const t = document.getElementById(b.dataset.snippet);
+      return { id: b.dataset.snippet, shown: !b.hidden && b.offsetParent !== null, text: t && t.content ? t.content.textContent : null };
+    }),
+  };
   // The page turns' links whole: none cut short at this width.
   const turnsCut = [...document.querySelectorAll(`${sel.pageTurn} a`)]
     .filter((a) => a.getClientRects().length && a.scrollWidth > a.clientWidth + 1)
@@ -303,7 +333,7 @@ function survey(sel) {
     .map((a) => a.getAttribute('href'));
   return {
     ids, dups, links, refs, headings, chunks, images, wide, unshown, scrollers, listStarts,
-    rawMarks, noDownload, sources: sources.length, argued, notebook, maths, turnsCut, names, folds, signAlone, signs: signs.length, brokenNames, kernelNames,
+    rawMarks, noDownload, sources: sources.length, argued, leads, copies, notebook, maths, turnsCut, names, folds, signAlone, signs: signs.length, brokenNames, kernelNames,
     // The page turns above the title ("prev next", sorted).
     turnsAbove: (() => {
       const title = document.querySelector('main h1');
@@ -591,10 +621,6 @@ async function followRef(book, page, file, s, kind) {
   }
 }
 
-// A label's copy control: every one on the page shown (search.js shows
-// those whose text the page holds); the middle one clicked copies
-// exactly its file, snippets/LABEL.cu. Returns false where the page has
-// none.
 // The clipboard is the browser's, one for every page: one copy at a time.
 let clipboardFree = Promise.resolve();
 async function withClipboard(fn) {
@@ -618,27 +644,17 @@ async function copied(page, button) {
 }
 
 // A code block's copy control copies its code as shown: a chunk's piece
-// (the middle one with a control in its head) and, on the first chapter
-// (the control is the same on every page), the compile line.
-let compileLineCopied = false;
+// (the middle one with a control in its head) and the compile line.
+// Returns whether the page has either.
 async function copyCode(book, page, file) {
   const { sel } = book;
+  const { heads, lines } = book.surveys.get(file).copies;
   const name = `browser: the copy controls on ${file} copy the code`;
   const why = [];
-  const r = await page.evaluate(([head, box, line]) => ({
-    heads: document.querySelectorAll(head).length,
-    lines: document.querySelectorAll(`pre${line}`).length,
-    boxes: [...document.querySelectorAll(`pre${line}`)].filter((p) => p.closest('div').parentElement.querySelector(`:scope > ${box}`)).length,
-  }), [`${sel.chunkHead} ${sel.copyCode}`, sel.copyCode, sel.compileLine]);
-  if (!r.heads) why.push('no chunk has a copy control');
-  if (r.boxes !== r.lines) why.push(`${r.lines - r.boxes} of ${r.lines} compile lines without a copy control`);
-  const pick = Math.floor(r.heads / 2);
   const cases = [];
-  if (r.heads) cases.push([page.locator(`${sel.chunkHead} ${sel.copyCode}`).nth(pick), 'a chunk']);
-  if (r.lines && !compileLineCopied) {
-    compileLineCopied = true;
-    cases.push([page.locator(`pre${sel.compileLine}`).first().locator(`xpath=../following-sibling::button`), 'the compile line']);
-  }
+  if (heads) cases.push([page.locator(`${sel.chunkHead} ${sel.copyCode}`).nth(Math.floor(heads / 2)), 'a chunk']);
+  if (lines) cases.push([page.locator(`pre${sel.compileLine}`).first().locator(`xpath=../following-sibling::button`), 'the compile line']);
+  if (cases.length === 0) return false;
   for (const [button, what] of cases) {
     const want = await button.evaluate((b, [chunk]) => {
       const c = b.closest(chunk);
@@ -648,22 +664,22 @@ async function copyCode(book, page, file) {
     if (got !== want) why.push(`${what}: ${got.length} characters copied, its code has ${want.length}`);
   }
   if (why.length) fail(name, why.join('; '));
-  else pass(`${name} (${r.heads} chunk pieces${cases.length > 1 ? ', the compile line' : ''})`);
+  else pass(`${name} (${cases.map(([, what]) => what).join(', ')})`);
+  return true;
 }
 
+// A label's copy control, the middle one clicked, copies exactly its
+// file, snippets/LABEL.cu. Returns false where the page has none.
 async function copySnippet(book, page, file) {
   const { sel } = book;
   const name = `browser: a label's copy control on ${file} copies its snippet file`;
-  const buttons = await page.evaluate((b) => [...document.querySelectorAll(`button${b}`)]
-    .map((e) => ({ id: e.dataset.snippet, shown: !e.hidden && e.offsetParent !== null })), sel.copySnippet);
+  const buttons = book.surveys.get(file).copies.snippets;
   if (buttons.length === 0) return false;
-  const unshown = buttons.filter((b) => !b.shown).map((b) => b.id);
   const middle = Math.floor(buttons.length / 2);
   const label = buttons[middle].id.replace(/^snippet:/, '');
   const want = fs.readFileSync(path.join(htmlDir, 'snippets', `${label}.cu`), 'utf8');
   const got = await withClipboard(() => copied(page, page.locator(`button${sel.copySnippet}`).nth(middle)));
-  if (unshown.length) fail(name, `controls not shown: ${unshown.slice(0, 3).join(', ')}`);
-  else if (got !== want) {
+  if (got !== want) {
     const at = [...want].findIndex((c, i) => c !== got[i]);
     fail(name, `${label}: ${got.length} characters copied, the file has ${want.length}; they part at ${at}`);
   } else pass(`${name}: ${label}, ${want.length} characters`);
@@ -673,7 +689,7 @@ async function copySnippet(book, page, file) {
 // A quoted number, reached by the keyboard, leads to the line of the
 // transcript it was read from (or to its entry under "Where the numbers
 // come from"), in view below the bar, the line marked; a claim's check
-// mark, to its entry. Returns false where the page quotes nothing.
+// mark, to its entry. Returns which of the three the page has.
 async function followQuotes(book, page, file, kind) {
   const { sel } = book;
   const targets = await page.evaluate(([quoted, claim]) => {
@@ -683,11 +699,11 @@ async function followQuotes(book, page, file, kind) {
     };
     return { line: first(`${quoted}[href^="#ev-"]`), entry: first(`${quoted}[href^="#value-"]`), claim: first(claim) };
   }, [sel.quoted, sel.claim]);
-  let any = false;
+  const found = [];
   for (const [what, q, id] of [['a quoted number', sel.quoted, targets.line],
     ['a number with an entry of its own', sel.quoted, targets.entry], ['a claim', sel.claim, targets.claim]]) {
     if (!id) continue;
-    any = true;
+    found.push(what);
     const name = `browser: ${what} on ${file} leads to where it comes from, by the keyboard (${kind})`;
     await page.focus(`main a${q}[href="#${id}"]`);
     await page.keyboard.press('Enter');
@@ -702,7 +718,7 @@ async function followQuotes(book, page, file, kind) {
     else pass(`${name}: #${id}`);
     await page.goBack();
   }
-  return any;
+  return found;
 }
 
 // A folded chunk opens by its button and folds again; a link to one of
@@ -790,8 +806,8 @@ async function darkAndPrint(book, page, file) {
 // Each page is opened once, on the desktop, light; narrowed to 390 px;
 // then wide again and turned dark (the system's colour scheme,
 // emulated) and printed. Each width and theme gets every check it
-// allows, what changes the page (following a chunk reference) after the
-// light checks; the ids of each page are kept for the link check.
+// allows; the ids of each page are kept for the link check. What the
+// reader does on a page, the same on every page, is checkActions's.
 async function checkPage(book, file) {
   reportPage(book, file, await seePage(book, file));
 }
@@ -847,9 +863,8 @@ async function seePage(book, file) {
 }
 
 // The page at one width (kind): its survey, what it fits, shows and
-// scrolls, its charts as the width has them; on the desktop its contrast,
-// its CUDA and its copy controls; at each width its long chunks, its
-// quoted numbers and a chunk reference followed.
+// scrolls, its charts as the width has them; on the desktop its contrast
+// and its CUDA.
 async function seeWidth(book, page, problems, file, kind, f) {
   const { sel, idsOf, surveys, chapterCount } = book;
   const { loads, wide, unshown, signs, cutTurns, foldsWrong, mathFace, mathLoose, crowded, away, broken, scrolling, charts } = f;
@@ -913,17 +928,8 @@ async function seeWidth(book, page, problems, file, kind, f) {
   }
   if (kind === 'desktop') {
     await checkContrast(book, page, file, 'light');
-    if (s.toc && !s.whole) {
-      await checkCuda(page, file);
-      await copyCode(book, page, file);
-      if (!await copySnippet(book, page, file) && s.labels) {
-        fail(`browser: a label's copy control on ${file}`, `the page publishes ${s.labels} labels and has no copy control`);
-      }
-    }
+    if (s.toc && !s.whole) await checkCuda(page, file);
   }
-  if (kind === 'desktop' && s.folds.long) await openFold(book, page, file);
-  if (s.toc && !s.whole) await followQuotes(book, page, file, kind);
-  if (s.refs.length) await followRef(book, page, file, s, kind);
 }
 
 // Each finding of seePage, one pass or fail line each.
@@ -989,8 +995,40 @@ function reportPage(book, file, f) {
       pass(`${name} lists start at 1 (no <ol start> but at 1)`);
     }
   }
+  if (s && s.toc && !s.whole) reportChapter(book, file, s);
   if (shape.length) fail(`${name} ids and permalinks`, shape.join('; '));
   else pass(`${name} ids and permalinks (unique ids, a permalink on every heading and chunk)`);
+}
+
+// What a chapter's page holds for the reader's actions, each page its
+// own (acting on them, the same on every page, is checkActions's): where
+// its quoted numbers and claims lead, its code's copy controls, and its
+// labels' copy controls, shown, each with the bytes of its snippet file.
+function reportChapter(book, file, s) {
+  const name = `browser: ${file}`;
+  const { leads, copies } = s;
+  if (leads.wrong.length) fail(`${name} leads each quoted number and claim to where it comes from`, leads.wrong.slice(0, 3).join('; '));
+  else if (leads.count) pass(`${name} leads each quoted number and claim to where it comes from (${leads.count}: a transcript's line or an entry)`);
+  const why = [];
+  if (!copies.heads) why.push('no chunk has a copy control');
+  if (copies.boxes !== copies.lines) why.push(`${copies.lines - copies.boxes} of ${copies.lines} compile lines without a copy control`);
+  if (why.length) fail(`${name} gives its code copy controls`, why.join('; '));
+  else pass(`${name} gives its code copy controls (${copies.heads} chunk pieces, ${copies.lines} compile lines)`);
+  const labels = `${name}'s labels' copy controls hold their snippet files`;
+  if (copies.snippets.length === 0) {
+    if (s.labels) fail(labels, `the page publishes ${s.labels} labels and has no copy control`);
+    return;
+  }
+  const wrong = [];
+  for (const b of copies.snippets) {
+    const label = b.id.replace(/^snippet:/, '');
+    const f = path.join(htmlDir, 'snippets', `${label}.cu`);
+    if (!b.shown) wrong.push(`${label}: not shown`);
+    else if (!fs.existsSync(f)) wrong.push(`${label}: no snippets/${label}.cu`);
+    else if (b.text !== fs.readFileSync(f, 'utf8')) wrong.push(`${label}: ${b.text === null ? 'no text' : `${b.text.length} characters`}, the file has ${fs.statSync(f).size} bytes`);
+  }
+  if (wrong.length) fail(labels, wrong.slice(0, 3).join('; '));
+  else pass(`${labels} (${copies.snippets.length}, each shown, its text the file's)`);
 }
 
 // The chapters' names: numbered all or none, and each the same in the
@@ -1889,6 +1927,7 @@ async function checkShared(book) {
   const widths = [[desktop, 'desktop'], [phone, 'phone']];
   const jobs = [
     () => checkContentsButton(book),
+    ...widths.map(([ctx, kind]) => () => checkActions(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkOutlineMark(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind)),
     ...widths.map(([ctx, kind]) => () => checkLanding(book, ctx, kind, 'folded')),
@@ -1904,6 +1943,42 @@ async function checkShared(book) {
     ...widths.map(([ctx, kind]) => () => checkSearchKeys(book, ctx, kind)),
   ];
   await eachPage(jobs, (job) => job());
+}
+
+// What a reader does on a chapter's page, the same on every page
+// (search.js and book.css): a quoted number, a number with an entry of its
+// own and a claim, reached by the keyboard, lead to where they come from;
+// a chunk reference followed shows its chunk (on the whole book's page
+// too); on the desktop the copy controls copy, and a long chunk opens and
+// folds again. The book's pages are each held to what these rest on
+// (reportChapter, checkLinks).
+async function checkActions(book, ctx, kind) {
+  const found = new Set();
+  for (const file of book.pages.filter((f) => book.surveys.get(f).toc)) {
+    const s = book.surveys.get(file);
+    const { page, problems } = await open(ctx, file);
+    // The fold first, while nothing has opened it (a landing does).
+    if (!s.whole && kind === 'desktop') {
+      if (s.folds.long) {
+        await openFold(book, page, file);
+        found.add('a long chunk');
+      }
+      if (await copyCode(book, page, file)) found.add('a code copy control');
+      if (await copySnippet(book, page, file)) found.add("a label's copy control");
+    }
+    if (!s.whole) {
+      for (const what of await followQuotes(book, page, file, kind)) found.add(what);
+    }
+    if (s.refs.length) {
+      await followRef(book, page, file, s, kind);
+      found.add('a chunk reference');
+    }
+    if (problems.length) fail(`browser: acting on ${file} (${kind})`, problems.slice(0, 3).join('; '));
+    await page.close();
+  }
+  const wanted = ['a quoted number', 'a number with an entry of its own', 'a claim', 'a chunk reference'];
+  if (kind === 'desktop') wanted.push('a code copy control', "a label's copy control", 'a long chunk');
+  for (const what of wanted.filter((w) => !found.has(w))) lacking(`browser: acting on ${what} (${kind})`, what);
 }
 
 // What the shared checks read of a page (its survey and ids), for the

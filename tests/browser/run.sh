@@ -4,7 +4,10 @@
 # its chapters' pages under one outline, at the desktop's only). A page
 # fails on a console message (an error, a warning, a blocked load), a
 # script error, a request that leaves the machine, a broken link or anchor,
-# a chunk reference that does not land on its chunk, a width greater than
+# a chunk reference that does not land on its chunk, a quoted number or
+# claim whose link leads to neither a transcript's line nor an entry, a
+# code block or label without its copy control (a label's holding other
+# text than its snippet file), a width greater than
 # the window, a box that scrolls sideways without showing it (a shade at
 # the edge, a scrollbar), a chart away from the prose that argues from it
 # or a section quoting many values with neither a table nor a chart (on a
@@ -16,8 +19,9 @@
 # once, on a small book of the toolchain's (below): opening and closing
 # the contents at 390 and 900 px must keep the reader's place, the
 # previous and next chapter must be above the text as well as below it,
-# and the arrow keys go there; search, folds, labels and the colours'
-# switch (check.js --toolchain). To look at,
+# and the arrow keys go there; quoted numbers, claims and chunk
+# references followed, the copy controls and a fold's button clicked;
+# search, folds, labels and the colours' switch (check.js --toolchain). To look at,
 # not to test: with BROWSER_SHOTS=1, screenshots of each page at both
 # widths (its first chart and transcript too, the contents open, the
 # chapters in the dark and in print) go to build/screenshots/, and with

@@ -512,10 +512,20 @@ async function eachPage(list, fn) {
   await Promise.all(Array.from({ length: Math.min(kConcurrency, list.length) }, worker));
 }
 
+// Pages given back (done), kept by window for the next open: loading a
+// page into one costs about a third of a new one's making and loading.
+// Each window's colour scheme, the dark window's dark, and each page's
+// first size, to which done puts a page back.
+const idle = new WeakMap();
+const schemeOf = new WeakMap();
+const sizeOf = new WeakMap();
+
 // Opens a page, recording every console message, error, failed or
 // outside request; the problems are returned with the page.
 async function open(context, file) {
-  const page = await context.newPage();
+  if (!idle.has(context)) idle.set(context, []);
+  const page = idle.get(context).pop() || await context.newPage();
+  if (!sizeOf.has(page)) sizeOf.set(page, page.viewportSize());
   const problems = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') {
@@ -532,6 +542,22 @@ async function open(context, file) {
   await page.goto(pathToFileURL(path.join(htmlDir, file)).href,
     { waitUntil: 'load', timeout: kLoadTimeout });
   return { page, problems };
+}
+
+// Gives back a page open() opened, emptied (about:blank: the next open
+// loads its page anew even where only the fragment differs), with none
+// of its listeners, at its window's size and colour scheme on a screen;
+// a page that cannot be put back so is closed.
+async function done(page) {
+  for (const e of ['console', 'pageerror', 'requestfailed', 'request']) page.removeAllListeners(e);
+  try {
+    await page.goto('about:blank');
+    await page.setViewportSize(sizeOf.get(page));
+    await page.emulateMedia({ media: 'screen', colorScheme: schemeOf.get(page.context()) || 'light' });
+    idle.get(page.context()).push(page);
+  } catch {
+    await page.close();
+  }
 }
 
 // The book under test, which every check is given: the page contract's
@@ -555,6 +581,7 @@ async function openBook(sel) {
   const phone = await browser.newContext({ viewport: kPhone, colorScheme: 'light' });
   const tablet = await browser.newContext({ viewport: kTablet, colorScheme: 'light' });
   const dark = await browser.newContext({ viewport: kDesktop, colorScheme: 'dark' });
+  schemeOf.set(dark, 'dark');
   const book = {
     sel, only, pages, browser, desktop, phone, tablet, dark,
     // What each page's survey found (survey()), the ids of each page, as
@@ -848,7 +875,7 @@ async function seePage(book, file) {
     for (const p of problems) {
       if (!loads.includes(p)) loads.push(p);
     }
-    await page.close();
+    await done(page);
     const s = surveys.get(file);
     if (s.dups.length) shape.push(`ids used twice: ${[...new Set(s.dups)].slice(0, 3).join(', ')}`);
     if (s.headings.length) shape.push(`headings without a permalink: ${s.headings.slice(0, 3).join(', ')}`);
@@ -1124,7 +1151,7 @@ async function checkDrawing(book, file) {
   try {
     const { page } = await open(desktop, file);
     const r = await page.evaluate(drawingTexts);
-    await page.close();
+    await done(page);
     if (r.out.length) fail(name, r.out.slice(0, 3).join('; '));
     else if (r.n === 0) fail(name, 'no text found');
     else pass(`${name} (${r.n} texts)`);
@@ -1252,7 +1279,7 @@ async function checkContentsButton(book) {
     } catch (e) {
       fail(name, String(e.message || e).split('\n')[0]);
     }
-    await page.close();
+    await done(page);
   }
 }
 
@@ -1304,7 +1331,7 @@ async function checkOutlineMark(book, ctx, kind) {
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
-  await page.close();
+  await done(page);
   if (why.length) fail(name, why.join('; '));
   else pass(`${name} on ${file}`);
 }
@@ -1370,7 +1397,7 @@ async function checkLanding(book, ctx, kind, folded) {
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
-  await page.close();
+  await done(page);
   if (why.length) fail(name, `${file}#${label}: ${why.join('; ')}`);
   else pass(`${name}: ${file}#${label}, below the top by a fifth of the window or more, the prose before it in view, every piece outlined${folded ? ' and open' : ''}`);
 }
@@ -1400,6 +1427,8 @@ async function checkThemeSwitch(book) {
     };
   }, [sel.themeSwitch, sel.chart]);
   const pages2 = [];
+  // The next page, which runs a script of its own first: closed, not kept.
+  let next = null;
   try {
     const { page, problems } = await open(desktop, file);
     pages2.push(page);
@@ -1412,7 +1441,7 @@ async function checkThemeSwitch(book) {
     if (st.chart === false) why.push('its chart not turned over in the dark');
     await checkContrast(book, page, file, 'dark, chosen');
     // The next page, dark from its first frame.
-    const next = await desktop.newPage();
+    next = await desktop.newPage();
     pages2.push(next);
     await next.addInitScript(() => {
       new MutationObserver((_, o) => {
@@ -1458,7 +1487,7 @@ async function checkThemeSwitch(book) {
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
-  for (const p of pages2) await p.close();
+  for (const p of pages2) await (p === next ? p.close() : done(p));
   if (why.length) fail(name, `${file}: ${why.join('; ')}`);
   else pass(`${name} on ${file}: dark chosen on a light system (its chart turned over), kept for the next page from its first frame, the system's again, light chosen on a dark system (at full contrast, its chart as drawn), dark chosen at ${kPhone.width} px in the contents`);
 }
@@ -1477,7 +1506,7 @@ async function checkPageTurns(book) {
       chapters: [...document.querySelectorAll(`${nav} ${list} li a`)].map((a) => a.getAttribute('href')),
       next: (document.querySelector('main a[rel~="next"]') || {}).href || null,
     }), [sel.bookNav, sel.bookChapters]);
-    await page.close();
+    await done(page);
     return r;
   })();
   if (!order.next || !order.next.endsWith('/' + order.chapters[0])) {
@@ -1506,7 +1535,7 @@ async function checkPageTurns(book) {
   } catch (e) {
     why.push(`the arrow keys: ${String(e.message || e).split('\n')[0]}`);
   }
-  await page.close();
+  await done(page);
   if (why.length) fail(name, why.join('; '));
   else pass(`${name} (${chapters.length} chapters; the front page's next is ${order.chapters[0]})`);
 }
@@ -1554,7 +1583,7 @@ async function checkFirstSearch(book) {
   } catch (e) {
     fail(name, problems[0] || String(e.message || e).split('\n')[0]);
   }
-  await page.close();
+  await done(page);
 }
 
 // The navigation, behind its button at the phone's width, and search
@@ -1576,7 +1605,7 @@ async function checkPhoneNavigation(book) {
   } catch (e) {
     fail(name, problems[0] || String(e.message || e).split('\n')[0]);
   }
-  await page.close();
+  await done(page);
 }
 
 // chunks.html: a heading per chapter, in the book's order, each chunk's
@@ -1625,7 +1654,7 @@ async function checkChunksIndex(book) {
   } catch (e) {
     fail(name, problems[0] || String(e.message || e).split('\n')[0]);
   }
-  await page.close();
+  await done(page);
 }
 
 // What search finds, in the desktop window: a word with '_' and its
@@ -1709,7 +1738,7 @@ async function checkSearches(book) {
       fail(name, problems[0] || String(e.message || e).split('\n')[0]);
     }
   }
-  await page.close();
+  await done(page);
 }
 
 // Every text the book's search index holds, which the excerpts are cut
@@ -1735,7 +1764,7 @@ async function checkIndexMaths(book) {
   if (!commands.length) fail(name, 'no TeX command in the maths of the pages checked');
   else if (tex.found.length) fail(name, `${tex.found.length} texts of the index with TeX (${commands.length} commands): ${tex.found.slice(0, 3).join('; ')}`);
   else pass(`${name}: none of the ${commands.length} TeX commands of the book's maths (${commands.slice(0, 4).join(' ')} ...) in the ${tex.docs} texts of the index`);
-  await page.close();
+  await done(page);
 }
 
 // Without scripts a long chunk is shown whole: the fold is search.js's,
@@ -1769,7 +1798,7 @@ async function checkFoldsWithoutScript(book) {
       for (const c of r.cut) why.push(`${kind}: ${c}`);
     }
     for (const q of problems) why.push(q);
-    await page.close();
+    await done(page);
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
@@ -1820,7 +1849,7 @@ async function checkSearchInFold(book) {
   } catch (e) {
     why.push(String(e.message || e).split('\n')[0]);
   }
-  await page.close();
+  await done(page);
   if (why.length) fail(name, `${file}${at ? `?q=${at.word}#${at.id}` : ''}: ${why.join('; ')}`);
   else pass(`${name}: ${file}?q=${at.word}#${at.id}, the chunk open and the mark in sight`);
 }
@@ -1870,7 +1899,7 @@ async function checkResultOpens(book, ctx, kind) {
   } catch (e) {
     fail(name, problems[0] || String(e.message || e).split('\n')[0]);
   }
-  await page.close();
+  await done(page);
 }
 
 // The keyboard: '/' and 's' go to the box (not while typing in it), the
@@ -1914,7 +1943,7 @@ async function checkSearchKeys(book, ctx, kind) {
   if (problems.length) why.push(problems[0]);
   if (why.length) fail(name, why.join('; '));
   else pass(`${name}: "/" and "s" focus the box, the arrows go through the results and back, Enter opens the second`);
-  await page.close();
+  await done(page);
 }
 
 // What every page shares (the contents, the page turns, search, the
@@ -1974,7 +2003,7 @@ async function checkActions(book, ctx, kind) {
       found.add('a chunk reference');
     }
     if (problems.length) fail(`browser: acting on ${file} (${kind})`, problems.slice(0, 3).join('; '));
-    await page.close();
+    await done(page);
   }
   const wanted = ['a quoted number', 'a number with an entry of its own', 'a claim', 'a chunk reference'];
   if (kind === 'desktop') wanted.push('a code copy control', "a label's copy control", 'a long chunk');
@@ -1988,7 +2017,7 @@ async function surveyPage(book, file) {
   const s = await page.evaluate(survey, book.sel);
   book.surveys.set(file, s);
   book.idsOf.set(file, new Set(s.ids));
-  await page.close();
+  await done(page);
 }
 
 async function main() {

@@ -72,18 +72,11 @@ root_list=()
 set_roots() { # DESCRIPTION: root_list=(the file roots it lists)
     mapfile -t root_list < <(roots_of "$1")
 }
-# install_if FILE: FILE's text from stdin, moved in place only where it
-# changed, so that its timestamp follows its text (noweb's cpif, whose
-# names are unquoted, and which copies in place rather than renames).
+# install_if NEW FILE: NEW moved over FILE only where their texts differ,
+# so that FILE's timestamp follows its text (noweb's cpif, whose names are
+# unquoted, and which copies in place rather than renames).
 install_if() {
-    local new
-    new=$(mktemp "$work/new.XXXXXX")
-    cat >"$new"
-    if cmp -s "$new" "$1"; then
-        rm -f "$new"
-    else
-        mv -f "$new" "$1"
-    fi
+    cmp -s "$1" "$2" || mv -f "$1" "$2"
 }
 
 # 1. Read every changed chapter, and every chapter not read before, each
@@ -170,8 +163,8 @@ for c in "${read[@]}"; do
     fi
     mapfile -t root_list <"$work/$c.roots"
     for r in "${root_list[@]}"; do
-        install_if "$b/src/$r" <"$work/src/$r"
-        install_if "$b/lsrc/$r" <"$work/lsrc/$r"
+        install_if "$work/src/$r" "$b/src/$r"
+        install_if "$work/lsrc/$r" "$b/lsrc/$r"
     done
     "$CHAPTER_META" tsv "$work/$c.lines" >"$work/$c.tsv"
     cmp -s "$work/$c.tsv" "$b/meta/$c.tsv" || mv -f "$work/$c.tsv" "$b/meta/$c.tsv"

@@ -13,6 +13,12 @@ B=${B:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Its makes weave, and compile nothing with nvcc, but for the case of a
+# compile error: their subjects are the pages, the labels, quotes, runs
+# and figures, and the build's guards.
+nvcc=${NVCC:-}
+export NVCC=
+
 # Code and transcripts are text, never markup; a chunk reference inside code
 # is a link; and a compile error is reported at the chapter's line.
 fixture_book "$tmp/book"
@@ -62,10 +68,10 @@ else
     fail "code is escaped" "building the fixture failed: $(head -2 "$tmp/log")"
 fi
 
-if [ -n "${NVCC:-}" ]; then
+if [ -n "$nvcc" ]; then
     line=$(grep -n 'THE_ERROR' tests/fixtures/escape.nw | cut -d: -f1)
     sed "s#// THE_ERROR#int x = undefined_name;#" tests/fixtures/escape.nw >"$tmp/book/chapters/escape.nw"
-    make -s -C "$tmp/book" CHAPTERS=escape programs >"$tmp/log" 2>&1
+    make -s -C "$tmp/book" CHAPTERS=escape NVCC="$nvcc" programs >"$tmp/log" 2>&1
     if grep -q "^chapters/escape.nw($line): error" "$tmp/log"; then
         pass "compile error reported at chapters/escape.nw($line)"
     else
@@ -74,9 +80,6 @@ if [ -n "${NVCC:-}" ]; then
 else
     skip "compile error reported at the .nw line" "no nvcc"
 fi
-# The rest weaves, and compiles nothing with nvcc: its subjects are the
-# pages, the labels, quotes, runs and figures, and the build's guards.
-export NVCC=
 
 # Broken chapters through the real build: one line naming file and line,
 # a non-zero exit, and build/ exactly as it was. Each chapter of tests/bad/

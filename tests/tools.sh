@@ -70,8 +70,15 @@ charts_of() { # META
         done
     done
 }
-for nw in chapters/*.nw; do
-    ch=$(basename "$nw" .nw)
+# The chapters the sanitized tools run on whole: their subject is the
+# tools' memory safety on realistic input, not each chapter (the build runs
+# the same tools on every chapter, and fails on any it refuses), so one
+# real chapter, the first of CHAPTERS, stands for the book and the check
+# does not grow with it; the broken chapters above and the fixture
+# chapters of the cases below give the tools the inputs no chapter has.
+sampled=$(for c in ${CHAPTERS:-}; do [ -f "chapters/$c.nw" ] && echo "$c" && break; done)
+[ -n "$sampled" ] || { all=(chapters/*.nw); sampled=$(basename "${all[0]}" .nw); }
+for ch in $sampled; do
     mapfile -d '' charts < <(charts_of "$gen/$ch.tsv")
     if "$asan/chapter-meta" <"$gen/$ch.nwpipe" >/dev/null 2>"$gen/err" &&
        "$asan/snippet-marks" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err" &&
@@ -189,8 +196,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
     for meta in "${metas[@]}"; do
         labels+=(-m "$meta")
     done
-    for meta in "${metas[@]}"; do
-        ch=$(basename "$meta" .tsv)
+    for ch in $sampled; do
         # Its programs, runs and evidence as the build's model has them;
         # with its claims held to the reader's runs, where it makes some.
         if "$asan/notebook-md" -V "$B/values" -s tools/book/notebook-setup.py "${labels[@]}" \

@@ -24,6 +24,8 @@
 #   build/meta/NAME.nwpipe --chapter-md--> build/md/NAME.md, NAME.refs,
 #                                          NAME.chunks      (the chunk model)
 #                                          NAME.code.md     (its code blocks)
+#                                          NAME.numbers.md  (where its numbers
+#                                                            come from)
 #   book.mk, tools/compile.mk, evidence/ --make--> build/md/NAME.model
 #                                  (the chapter's programs, compile lines, runs,
 #                                   profiles, expectations and transcripts)
@@ -32,6 +34,7 @@
 #                                                        transcripts)
 #   build/md/NAME.code.md, NAME.run.code.md --pandoc--> build/md/NAME.code.html
 #                                                  (highlighted, once a change)
+#   build/md/NAME.numbers.md --pandoc--> build/md/NAME.numbers.html (once a change)
 #   evidence/PROG.chart + build/values/PROG/GPU.tsv --chart | gnuplot-->
 #                    build/html/charts/PROG/GPU.svg, and its figure,
 #                    build/charts/PROG/GPU.md, which chapter-md places
@@ -94,7 +97,7 @@ SHELL := $(if $(BOOK_TXN),/bin/bash,tools/build-lock)
 # What pattern rules make in build/ is kept (a chart's script, a notebook's
 # Markdown), not deleted as intermediate; a stamp that goes missing is remade.
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
-           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.run.code.md $(B)/md/%.code.html $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
+           $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.run.code.md $(B)/md/%.code.html $(B)/md/%.numbers.md $(B)/md/%.numbers.html $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
            $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md $(B)/fresh/%.txt $(B)/fresh/%.asked
 .DEFAULT_GOAL := all
@@ -313,7 +316,7 @@ chart-md = $(patsubst evidence/%.txt,$(B)/charts/%.md,\
 
 # The pages (chapter-md, run-md, nav, pandoc, and the model), the T4 fit's
 # table, the notebooks, and the labels' copy controls (snippets table).
-$(eval $(call stage-chapters,pages,$(foreach x,md refs chunks code.md code.html run.md run.code.md nav.yaml model,$(B)/md/%.$(x)) $(B)/html/%.html))
+$(eval $(call stage-chapters,pages,$(foreach x,md refs chunks code.md code.html numbers.md numbers.html run.md run.code.md nav.yaml model,$(B)/md/%.$(x)) $(B)/html/%.html))
 $(eval $(call stage-chapters,fit,$(B)/md/%.fit.md))
 $(eval $(call stage-chapters,notebooks,$(B)/md/%.nb.md $(B)/notebooks/%.ipynb $(B)/html/notebooks/%.ipynb))
 $(eval $(call stage-chapters,snippets,$(B)/md/%.snippets.html))
@@ -686,14 +689,15 @@ chapter-charts = $(call chart-md,$(PROGS.$(1)) $(call runs-of,$(PROGS.$(1))))
 $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $(SHOWN) $$(QUOTED) \
               $$(call chapter-charts,$$*) | $(B)/md
 	$(call say,WEAVE,chapters/$*.nw)
-	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp' EXIT; \
-	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp $(foreach g,$(call chapter-charts,$*),-g '$(g)') \
+	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp $(B)/md/$*.numbers.md.tmp' EXIT; \
+	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp -n $(B)/md/$*.numbers.md.tmp $(foreach g,$(call chapter-charts,$*),-g '$(g)') \
 	  $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp \
 	  $(REGISTRY) $(META) < $< > $@.tmp; \
 	mv -f $(B)/md/$*.refs.tmp $(B)/md/$*.refs && \
-	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && $(call update,$(B)/md/$*.code.md) && mv -f $@.tmp $@
+	  mv -f $(B)/md/$*.chunks.tmp $(B)/md/$*.chunks && $(call update,$(B)/md/$*.code.md) && \
+	  $(call update,$(B)/md/$*.numbers.md) && mv -f $@.tmp $@
 
-$(B)/md/%.refs $(B)/md/%.chunks $(B)/md/%.code.md: $(B)/md/%.md ;
+$(B)/md/%.refs $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.numbers.md: $(B)/md/%.md ;
 
 # The page's code blocks (the chapter's, and the compile lines of its
 # programs), highlighted apart from the page as CUDA (styles/cuda.xml), and
@@ -703,6 +707,13 @@ $(B)/md/%.code.html: $(B)/md/%.code.md $(B)/md/%.run.code.md styles/cuda.xml | $
 	$(Q)$(TRAP)$(PANDOC) --from markdown --to html5 --highlight-style pygments \
 	  --syntax-definition styles/cuda.xml --id-prefix=code- $(B)/md/$*.code.md $(B)/md/$*.run.code.md \
 	  > $@.tmp && mv -f $@.tmp $@
+
+# The entries of "Where the numbers come from", apart from the page in the
+# same way: pandoc's time for that long list grows with the square of its
+# length (0.37 of the 0.55 CPU-s of day 93's page), and a prose edit leaves
+# it as it was. Read as the page is read; the page has its ids.
+$(B)/md/%.numbers.html: $(B)/md/%.numbers.md | $(PANDOC_BIN)
+	$(Q)$(TRAP)$(PANDOC) --from markdown --to html5 --mathml $< > $@.tmp && mv -f $@.tmp $@
 
 # build/md/NAME.model: what the chapter has to build and show, the one
 # model run-md and notebook-md read (tools/lib/model.h; README.md, "How the
@@ -840,7 +851,7 @@ $(B)/md/highlighting.css: | $(PANDOC_BIN) $(B)/md
 later-arch = $(if $(and $(PROGS.$(1)),$(if $(strip $(call fits,$(PROGS.$(1)))),,x)),\
                $(strip $(sort $(foreach p,$(PROGS.$(1)),$(ARCH.$(p))))))
 # The page's code is NAME.code.html, which chunk-links puts in its place.
-$(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
+$(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.numbers.html $(B)/md/%.run.md $(call FIT_MD,%) $(B)/md/%.nav.yaml \
                   $(B)/md/%.refs $(B)/md/%.chunks $(B)/md/%.snippets.html $(chunk-links) $(heading-links) \
                   styles/page.html styles/page-turn.html | $(PANDOC_BIN) $(B)/html
 	$(call say,PANDOC,$@)
@@ -849,7 +860,7 @@ $(B)/html/%.html: $(B)/md/%.md $(B)/md/%.code.html $(B)/md/%.run.md $(call FIT_M
 	  $(if $(call later-arch,$*),--metadata 'later-arch=$(call later-arch,$*)') \
 	  --include-after-body=$(B)/md/$*.snippets.html \
 	  $(B)/md/$*.md $(B)/md/$*.run.md $(call FIT_MD,$*) \
-	  | $(chunk-links) -c $(B)/md/$*.code.html $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) \
+	  | $(chunk-links) -c $(B)/md/$*.code.html -c $(B)/md/$*.numbers.html $(B)/md/$*.refs $(B)/md/$*.chunks | $(heading-links) \
 	  > $@.tmp && mv -f $@.tmp $@
 
 # The front page: the book's front matter, then its chapters, after a blank

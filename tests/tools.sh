@@ -82,8 +82,8 @@ for ch in $sampled; do
     mapfile -d '' charts < <(charts_of "$gen/$ch.tsv")
     if "$asan/chapter-meta" <"$gen/$ch.nwpipe" >/dev/null 2>"$gen/err" &&
        "$asan/snippet-marks" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err" &&
-       "$asan/chapter-md" -V "$B/values" "${charts[@]}" "$gen/refs" "$gen/chunks" chapters/labels.tsv \
-           "${metas[@]}" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err"; then
+       "$asan/chapter-md" -V "$B/values" -c "$gen/code.md" -n "$gen/numbers.md" "${charts[@]}" \
+           "$gen/refs" "$gen/chunks" chapters/labels.tsv "${metas[@]}" <"$gen/$ch.nwpipe" >/dev/null 2>>"$gen/err"; then
         pass "sanitized tools on $ch"
     else
         fail "sanitized tools on $ch" "$(head -3 "$gen/err" | tr '\n' ' ')"
@@ -462,6 +462,28 @@ if grep -q '"" 0, "first" 1, "second" 2' "$gen/own.gp" && grep -qx '1 2 1 2' "$g
 else
     fail "chart draws a group's rows under its heading" "$(head -2 "$gen/err" | tr '\n' ' ')"
 fi
+# chunk-links puts the blocks of every -c file in their places (chapter-md
+# -c and -n: the code, and the list of where the numbers come from), and
+# says in one line which file has a marker the page lacks, or a marker
+# that another file has too.
+printf '<p>a</p>\n<!--NWCODE0001-->\n<p>b</p>\n<!--NWNUMBERS0001-->\n' >"$gen/two.html"
+printf '<!--NWCODE0001-->\n\n<pre>code</pre>\n' >"$gen/two.code"
+printf '<!--NWNUMBERS0001-->\n\n<ul>\n<li>n</li>\n</ul>\n' >"$gen/two.numbers"
+printf '<!--NWNUMBERS0001-->\n\n<ul>\n<li>n</li>\n</ul>\n<!--NWCODE0002-->\n<pre>more</pre>\n' >"$gen/two.more"
+: >"$gen/two.refs"
+got_two=$("$asan/chunk-links" -c "$gen/two.code" -c "$gen/two.numbers" "$gen/two.refs" <"$gen/two.html" 2>&1)
+got_left=$("$asan/chunk-links" -c "$gen/two.code" -c "$gen/two.more" "$gen/two.refs" <"$gen/two.html" 2>&1 >/dev/null); rc_left=$?
+head -2 "$gen/two.more" >"$gen/two.again"
+got_again=$("$asan/chunk-links" -c "$gen/two.numbers" -c "$gen/two.again" "$gen/two.refs" <"$gen/two.html" 2>&1 >/dev/null); rc_again=$?
+if [ "$got_two" != $'<p>a</p>\n<pre>code</pre>\n<p>b</p>\n<ul>\n<li>n</li>\n</ul>' ]; then
+    fail "sanitized chunk-links places the blocks of two -c files" "wrote '$got_two'"
+elif [ "$rc_left" -ne 1 ] || [ "$got_left" != "chunk-links: <!--NWCODE0002--> of $gen/two.more has no place on the page" ] ||
+     [ "$rc_again" -ne 1 ] || [ "$got_again" != "$gen/two.again: <!--NWNUMBERS0001--> marks two blocks, here and in $gen/two.numbers" ]; then
+    fail "sanitized chunk-links names the -c file of a block left over or marked twice" "said '$got_left' ($rc_left), '$got_again' ($rc_again)"
+else
+    pass "sanitized chunk-links places the blocks of two -c files, and names the file of a block left over or marked twice"
+fi
+
 # chunk-links finds an id used twice on the page wherever pandoc broke
 # the line in its tag.
 printf '<h2\nid="x">X</h2>\n<div id="x" class="chunk"></div>\n' >"$gen/twice.html"

@@ -1,7 +1,8 @@
 /* chapter-md: turn one chapter's noweb pipeline into Pandoc Markdown.
  *
  * Usage: nwpipe.sh chapters/x.nw | chapter-md [-V VALUES] [-c CODE]
- *            [-g CHARTS/PROG/GPU.md]... REFS CHUNKS REGISTRY META... > x.md
+ *            [-n NUMBERS] [-g CHARTS/PROG/GPU.md]... REFS CHUNKS REGISTRY
+ *            META... > x.md
  *
  * Documentation chunks pass through as Markdown; [[quoted code]] becomes
  * inline code. Quoted code that is nothing but a chunk reference,
@@ -57,6 +58,10 @@
  * CODE is then the chapter's code alone, which changes only when the code
  * does, so that it is highlighted (pandoc's slowest step) only then, and
  * chunk-links puts each highlighted block in its place on the page.
+ * With -n, the entries of "Where the numbers come from" go to NUMBERS in
+ * the same way, after a line <!--NWNUMBERS0001-->: a long list, which
+ * pandoc reads in time that grows with the square of its length, and
+ * which a prose edit leaves as it was unless it changes a quote or claim.
  *
  * CHUNKS receives the page's chunks, one line per piece (meta.h): the
  * model of the page that later tools read instead of its HTML.
@@ -790,7 +795,7 @@ static int read_labels(struct weave *w, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    const char *values = NULL, *code = NULL;
+    const char *values = NULL, *code = NULL, *numbers = NULL;
     struct weave w;
     memset(&w, 0, sizeof w);
     w.charts = nw_xrealloc(NULL, (size_t)argc * sizeof *w.charts);
@@ -801,6 +806,8 @@ int main(int argc, char **argv) {
             w.charts[w.ncharts++] = argv[2];
         } else if (argc > 2 && strcmp(argv[1], "-c") == 0) {
             code = argv[2];
+        } else if (argc > 2 && strcmp(argv[1], "-n") == 0) {
+            numbers = argv[2];
         } else {
             break;
         }
@@ -810,7 +817,8 @@ int main(int argc, char **argv) {
     if (argc < 4) {
         fprintf(stderr,
                 "usage: markup CHAPTER.nw | chapter-md [-V VALUES] [-c CODE] "
-                "[-g CHART.md]... REFS CHUNKS REGISTRY META... > CHAPTER.md\n");
+                "[-n NUMBERS] [-g CHART.md]... REFS CHUNKS REGISTRY META... "
+                "> CHAPTER.md\n");
         free(w.charts);
         return 2;
     }
@@ -835,9 +843,12 @@ int main(int argc, char **argv) {
     char *chapter = nw_chapter_of(doc.file ? doc.file : "-");
     w.chapter = chapter;
     int status = read_labels(&w, argc - 1, argv + 1);
+    FILE *numbers_out = NULL;
     if (status == 0 && ((w.refs = open_out(argv[1])) == NULL ||
                         (w.chunks = open_out(argv[2])) == NULL ||
-                        (code != NULL && (w.code = open_out(code)) == NULL))) {
+                        (code != NULL && (w.code = open_out(code)) == NULL) ||
+                        (numbers != NULL &&
+                         (numbers_out = open_out(numbers)) == NULL))) {
         status = 1;
     }
     unsigned nref = 0;
@@ -854,7 +865,13 @@ int main(int argc, char **argv) {
                "recorded value, or from one that no transcript shows, and "
                "each claim (\xe2\x9c\x93), with the values it is made of "
                "and where each was recorded.\n\n");
-        nw_buf_put(stdout, &w.numbers);
+        if (numbers_out != NULL) {
+            printf("```{=html}\n<!--NWNUMBERS0001-->\n```\n");
+            fputs("<!--NWNUMBERS0001-->\n\n", numbers_out);
+            nw_buf_put(numbers_out, &w.numbers);
+        } else {
+            nw_buf_put(stdout, &w.numbers);
+        }
         putchar('\n');
     }
     if (status == 0) {
@@ -866,6 +883,9 @@ int main(int argc, char **argv) {
     status |= close_out(w.chunks, argv[2]);
     if (code != NULL) {
         status |= close_out(w.code, code);
+    }
+    if (numbers != NULL) {
+        status |= close_out(numbers_out, numbers);
     }
     status |= nw_flush_stdout(kTool);
     nw_labels_free(&w.labels);

@@ -1,11 +1,14 @@
 /* chunk-links: put chunk links into a page pandoc has written.
  *
- * Usage: chunk-links [-c CODE] REFS [CHUNKS] < page.html > page.linked.html
+ * Usage: chunk-links [-c CODE]... REFS [CHUNKS] < page.html >
+ *            page.linked.html
  *
  * With -c, the page's code comes apart from it (chapter-md -c, run-md -k):
  * CODE is its code blocks as pandoc highlighted them, each after its
  * marker (<!--NWCODE0001-->, <!--NWRUN0001-->), and the page has the
- * marker where the block goes; each marker must be on both, once.
+ * marker where the block goes; each marker must be on both, once. A second
+ * -c gives more such blocks, converted apart (chapter-md -n, the list of
+ * "Where the numbers come from", <!--NWNUMBERS0001-->).
  *
  * REFS is what chapter-md wrote: a placeholder (NWREF0001), a tab, and the
  * HTML that replaces it. Every placeholder must be found exactly once.
@@ -314,6 +317,8 @@ struct code_block {
     const char *s;
     size_t len;
     int placed;
+    const char *path; /* the -c file it is in */
+    size_t file;      /* its place among the -c files */
 };
 
 static int by_mark(const void *a, const void *b) {
@@ -322,6 +327,20 @@ static int by_mark(const void *a, const void *b) {
         return x->mark_len < y->mark_len ? -1 : 1;
     }
     return memcmp(x->mark, y->mark, x->mark_len);
+}
+
+/* By marker, then in the order of the files and within each: a marker
+ * twice is said of its later place. */
+static int by_mark_then_place(const void *a, const void *b) {
+    const struct code_block *x = a, *y = b;
+    int c = by_mark(a, b);
+    if (c != 0) {
+        return c;
+    }
+    if (x->file != y->file) {
+        return x->file < y->file ? -1 : 1;
+    }
+    return x->s < y->s ? -1 : x->s > y->s;
 }
 
 /* Ends block b where the next marker begins, at end. */
@@ -336,47 +355,91 @@ static void end_block(struct code_block *b, const char *end) {
     }
 }
 
-/* The blocks of CODE (len bytes, read from path) into *v, *n of them,
- * sorted by marker. Returns 0, or 1 having said what is wrong. */
+/* The blocks of CODE (len bytes, read from path) added to *v, *n of them
+ * (cap their room). Returns 0, or 1 having said what is wrong. */
 static int read_code(const char *code, size_t len, const char *path,
-                     struct code_block **v, size_t *n) {
-    size_t cap = 0;
+                     size_t file, struct code_block **v, size_t *n,
+                     size_t *cap) {
     struct nw_html h;
     struct nw_html_token t;
     nw_html_init(&h, code, len, path, 1);
+    size_t first = *n;
     int r;
     while ((r = nw_html_next(&h, &t)) > 0) {
         if (code_mark(&t)) {
-            if (*n > 0) {
+            if (*n > first) {
                 end_block(&(*v)[*n - 1], t.s);
             }
-            *v = nw_grow(*v, &cap, *n + 1, sizeof **v);
+            *v = nw_grow(*v, cap, *n + 1, sizeof **v);
             (*v)[(*n)++] = (struct code_block){t.s, t.len, t.s + t.len,
-                                               (size_t)(code + len - (t.s + t.len)), 0};
+                                               (size_t)(code + len - (t.s + t.len)), 0,
+                                               path, file};
         }
     }
-    if (*n > 0) {
+    if (*n > first) {
         end_block(&(*v)[*n - 1], code + len);
-    }
-    qsort(*v, *n, sizeof **v, by_mark);
-    for (size_t i = 1; i < *n && r == 0; ++i) {
-        if (by_mark(&(*v)[i - 1], &(*v)[i]) == 0) {
-            nw_error(path, 0, "%.*s marks two blocks", (int)(*v)[i].mark_len,
-                     (*v)[i].mark);
-            r = -1;
-        }
     }
     return r < 0;
 }
 
+/* The files of -c: their paths, their text, and their blocks sorted by
+ * marker. */
+struct code_files {
+    const char **paths;
+    char **text;
+    size_t n;
+    struct code_block *v;
+    size_t nblocks;
+};
+
+/* Reads every file of c and sorts its blocks. Returns 0, or 1 having said
+ * what is wrong (a file unread, a marker twice). */
+static int read_code_files(struct code_files *c) {
+    size_t cap = 0;
+    int status = 0;
+    c->text = nw_xcalloc(c->n + 1, sizeof *c->text);
+    for (size_t i = 0; i < c->n && status == 0; ++i) {
+        size_t len = 0;
+        c->text[i] = nw_slurp_file(c->paths[i], &len);
+        if (c->text[i] == NULL) {
+            nw_error(c->paths[i], 0, "cannot read");
+            status = 1;
+        } else {
+            status = read_code(c->text[i], len, c->paths[i], i, &c->v,
+                               &c->nblocks, &cap);
+        }
+    }
+    if (status == 0) {
+        qsort(c->v, c->nblocks, sizeof *c->v, by_mark_then_place);
+    }
+    for (size_t i = 1; i < c->nblocks && status == 0; ++i) {
+        if (by_mark(&c->v[i - 1], &c->v[i]) == 0) {
+            nw_error(c->v[i].path, 0, "%.*s marks two blocks%s%s",
+                     (int)c->v[i].mark_len, c->v[i].mark,
+                     c->v[i].path != c->v[i - 1].path ? ", here and in " : "",
+                     c->v[i].path != c->v[i - 1].path ? c->v[i - 1].path : "");
+            status = 1;
+        }
+    }
+    return status;
+}
+
+static void code_files_free(struct code_files *c) {
+    for (size_t i = 0; c->text != NULL && i < c->n; ++i) {
+        free(c->text[i]);
+    }
+    free(c->text);
+    free(c->paths);
+    free(c->v);
+}
+
 /* The page (len bytes) with each code marker replaced by its block of
- * code, into out. Returns 0, or 1 having said which marker is missing or
- * left over, or what is wrong with the page or the code. */
-static int put_code(const char *html, size_t len, const char *code,
-                    size_t code_len, const char *path, struct nw_buf *out) {
-    struct code_block *v = NULL;
-    size_t n = 0;
-    int status = read_code(code, code_len, path, &v, &n);
+ * code from the files of c, into out. Returns 0, or 1 having said which
+ * marker is missing or left over, or what is wrong with the page or the
+ * code. */
+static int put_code(const char *html, size_t len, struct code_files *c,
+                    struct nw_buf *out) {
+    int status = read_code_files(c);
     struct nw_html h;
     struct nw_html_token t;
     nw_html_init(&h, html, len, kPage, 1);
@@ -387,11 +450,13 @@ static int put_code(const char *html, size_t len, const char *code,
             nw_buf_add(out, t.s, t.len);
             continue;
         }
-        struct code_block key = {t.s, t.len, NULL, 0, 0};
-        struct code_block *b = bsearch(&key, v, n, sizeof *v, by_mark);
+        struct code_block key = {t.s, t.len, NULL, 0, 0, NULL, 0};
+        struct code_block *b = bsearch(&key, c->v, c->nblocks, sizeof *c->v,
+                                       by_mark);
         if (b == NULL || b->placed) {
-            nw_error(kPage, t.line, "%.*s on the page has no code in %s, or "
-                     "is there twice", (int)t.len, t.s, path);
+            nw_error(kPage, t.line, "%.*s on the page has no code in %s%s, "
+                     "or is there twice", (int)t.len, t.s, c->paths[0],
+                     c->n > 1 ? " or the other -c files" : "");
             status = 1;
             break;
         }
@@ -399,14 +464,13 @@ static int put_code(const char *html, size_t len, const char *code,
         b->placed = 1;
     }
     status |= r < 0;
-    for (size_t i = 0; i < n && status == 0; ++i) {
-        if (!v[i].placed) {
+    for (size_t i = 0; i < c->nblocks && status == 0; ++i) {
+        if (!c->v[i].placed) {
             nw_error(kTool, 0, "%.*s of %s has no place on the page",
-                     (int)v[i].mark_len, v[i].mark, path);
+                     (int)c->v[i].mark_len, c->v[i].mark, c->v[i].path);
             status = 1;
         }
     }
-    free(v);
     return status;
 }
 
@@ -448,16 +512,18 @@ static int put_linked(const char *html, struct refs *rs, const char *path) {
 }
 
 int main(int argc, char **argv) {
-    const char *code_path = NULL;
-    if (argc > 2 && strcmp(argv[1], "-c") == 0) {
-        code_path = argv[2];
+    struct code_files code = {NULL, NULL, 0, NULL, 0};
+    code.paths = nw_xcalloc((size_t)argc, sizeof *code.paths);
+    while (argc > 2 && strcmp(argv[1], "-c") == 0) {
+        code.paths[code.n++] = argv[2];
         argv += 2;
         argc -= 2;
     }
     if (argc != 2 && argc != 3) {
         fprintf(stderr,
-                "usage: chunk-links [-c CODE] REFS [CHUNKS] < page.html > "
+                "usage: chunk-links [-c CODE]... REFS [CHUNKS] < page.html > "
                 "out.html\n");
+        code_files_free(&code);
         return 2;
     }
     struct refs rs = {NULL, 0, 0, NULL, 0, 0};
@@ -475,17 +541,9 @@ int main(int argc, char **argv) {
             status = 1;
         }
     }
-    if (status == 0 && code_path != NULL) {
-        size_t code_len = 0;
-        char *code = nw_slurp_file(code_path, &code_len);
+    if (status == 0 && code.n > 0) {
         struct nw_buf page = {NULL, 0, 0};
-        if (code == NULL) {
-            nw_error(code_path, 0, "cannot read");
-            status = 1;
-        } else {
-            status = put_code(html, len, code, code_len, code_path, &page);
-        }
-        free(code);
+        status = put_code(html, len, &code, &page);
         free(html);
         html = page.s;
         len = page.n;
@@ -514,6 +572,7 @@ int main(int argc, char **argv) {
     }
     free(rs.uses);
     nw_piece_list_free(&chunks);
+    code_files_free(&code);
     free(html);
     return status;
 }

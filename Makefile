@@ -197,6 +197,20 @@ $(B)/stamp/$(1).chapters: $(if $(call same,$(strip $(file <$(B)/stamp/$(1).chapt
 	$$(Q)$$(TRAP)rm -rf $$(foreach c,$$(call left,$$@),$$(wildcard $(subst %,$$(c),$(2)))) && \
 	printf '%s\n' $$(CHAPTERS) > $$@.tmp && mv -f $$@.tmp $$@
 endef
+# Likewise each stage removes its own outputs of a file root no chapter
+# tangles now (the tangle removes its src and lsrc): $(B)/stamp/STAGE.roots
+# names the roots as the stage last built them. $(call left-roots,LIST):
+# the roots LIST names that the book does not (a name of letters, digits,
+# _, - and dots: no other reaches a recipe).
+left-roots = $(foreach r,$(filter-out $(ROOTS),$(file <$(1))),$(if $(call without,$(r),$(PROG_CHARS) .),,$(r)))
+# $(call stage-roots,STAGE,ROOTS,FILES): its rule; ROOTS, a pattern (%.cu,
+# fig-%.cpp, %), says which roots the stage makes anything of, and FILES,
+# % what ROOTS matched, what it makes of one.
+define stage-roots
+$(B)/stamp/$(1).roots: $(if $(call same,$(strip $(file <$(B)/stamp/$(1).roots)),$(strip $(ROOTS))),,FORCE) | $(B)/stamp
+	$$(Q)$$(TRAP)rm -rf $$(foreach r,$$(filter $(2),$$(call left-roots,$$@)),$$(wildcard $$(subst %,$$(patsubst $(2),%,$$(r)),$(3)))) && \
+	printf '%s\n' $$(ROOTS) > $$@.tmp && mv -f $$@.tmp $$@
+endef
 # The book's tools, tools/book/NAME.c, each built as $(NAME) against the
 # shared library in tools/lib.
 BOOK_TOOLS := $(basename $(notdir $(wildcard tools/book/*.c)))
@@ -321,9 +335,18 @@ $(eval $(call stage-chapters,fit,$(B)/md/%.fit.md))
 $(eval $(call stage-chapters,notebooks,$(B)/md/%.nb.md $(B)/notebooks/%.ipynb $(B)/html/notebooks/%.ipynb))
 $(eval $(call stage-chapters,snippets,$(B)/md/%.snippets.html))
 STAGE_LISTS := $(foreach s,pages fit notebooks snippets,$(B)/stamp/$(s).chapters)
+# A root's copy for readers; a program, its dependencies, its T4 fit, and
+# the folders of its values and charts (the values stage removes their
+# files, those of a transcript taken away); a figure.
+$(eval $(call stage-roots,src,%,$(B)/html/src/%))
+$(eval $(call stage-roots,programs,%.cu,$(B)/bin/% $(B)/deps/%.d))
+$(eval $(call stage-roots,fit,%.cu,$(B)/fit/%.ptx $(B)/fit/%.ptxas $(B)/values/%/tesla-t4.fit.tsv))
+$(eval $(call stage-roots,values,%.cu,$(B)/values/% $(B)/charts/% $(B)/html/charts/%))
+$(eval $(call stage-roots,figures,fig-%.cpp,$(B)/fig/fig-% $(B)/html/fig/%.svg))
+ROOT_LISTS := $(foreach s,src programs fit values figures,$(B)/stamp/$(s).roots)
 
 .PHONY: all tangle programs fit html notebooks check clean no-nvcc no-fit cite
-all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit) $(STAGE_LISTS)
+all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit) $(STAGE_LISTS) $(ROOT_LISTS)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
 programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
@@ -667,7 +690,12 @@ $(VALUES_LIST): | $(B)/stamp
 	  $(B)/charts/$(t).gp $(B)/charts/$(t).narrow.gp $(B)/charts/$(t).md \
 	  $(B)/html/charts/$(t).svg $(B)/html/charts/$(t).narrow.svg) && )\
 	printf '%s\n' $(RECORDED) > $@.tmp && mv -f $@.tmp $@
-QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE) $(if $(HAVE_NVCC),,%/tesla-t4.fit.tsv),$(wildcard $(B)/values/*/*.tsv)))
+# Those of a program the book no longer compiles are not among them: its
+# values stage removes them (stage-roots), before any page reads the
+# folder.
+QUOTED = $(sort $(VALUES) $(ABSENT) $(filter-out $(GONE) $(if $(HAVE_NVCC),,%/tesla-t4.fit.tsv),\
+           $(wildcard $(foreach p,$(COMPILED) $(PROFILES) $(RUNS),$(B)/values/$(p)/*.tsv))))
+VALUES_GONE := $(B)/stamp/values.roots $(B)/stamp/fit.roots
 # $(B)/values/pages.tsv: the chapter whose page shows the transcripts of
 # each program, run and profile, PROG<TAB>CHAPTER a line (quote.h reads
 # it), so that a quoted value links to its line there. Written when it
@@ -687,7 +715,7 @@ $(SHOWN): | $(B)/stamp/names
 # [[!chart PROG]] (chapter-md -g).
 chapter-charts = $(call chart-md,$(PROGS.$(1)) $(call runs-of,$(PROGS.$(1))))
 $(B)/md/%.md: $(B)/meta/%.nwpipe $(chapter-md) $(META) $(LIST) $(REGISTRY) $(VALUES_LIST) $(SHOWN) $$(QUOTED) \
-              $$(call chapter-charts,$$*) | $(B)/md
+              $$(call chapter-charts,$$*) | $(B)/md $(VALUES_GONE)
 	$(call say,WEAVE,chapters/$*.nw)
 	$(Q)trap 'rm -f $@.tmp $(B)/md/$*.refs.tmp $(B)/md/$*.chunks.tmp $(B)/md/$*.code.md.tmp $(B)/md/$*.numbers.md.tmp' EXIT; \
 	$(chapter-md) -V $(B)/values -c $(B)/md/$*.code.md.tmp -n $(B)/md/$*.numbers.md.tmp $(foreach g,$(call chapter-charts,$*),-g '$(g)') \
@@ -955,7 +983,7 @@ NB_CLAIMS := tools/book/claims.c tools/lib/quote.c tools/lib/util.c \
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/md/%.model $(VALUES_LIST) $(notebook-md) \
                  $(NB_SETUP) $(NB_CLAIMS) $(META) $(REGISTRY) $(B)/tools/tcheck.c \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect) $$(call transcripts,$$p)) \
-                 $$(QUOTED) $(BASE_FILE) | $(B)/stamp/names $(B)/md
+                 $$(QUOTED) $(BASE_FILE) | $(B)/stamp/names $(B)/md $(VALUES_GONE)
 	$(Q)$(TRAP)$(notebook-md) -V $(B)/values -s $(NB_SETUP) -l $(REGISTRY) $(addprefix -m ,$(META)) \
 	  $(if $(BASE),-b '$(BASE)/') \
 	  -t $(B)/tools/tcheck.c \

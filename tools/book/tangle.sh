@@ -24,8 +24,8 @@
 #
 # What the book no longer has goes: the files of a root a chapter stopped
 # tangling, and the meta files of a chapter no longer in the book (each
-# later stage removes its own outputs of one: the Makefile's
-# stage-chapters). Last,
+# later stage removes its own outputs of either: the Makefile's
+# stage-roots and stage-chapters). Last,
 # BUILD/chapters.list names the book's chapters, and BUILD/book.mk their
 # roots, programs (ROOT.cu) and figures (fig-NAME.cpp, drawn as
 # html/fig/NAME.svg) for make, each changed only when they change.
@@ -138,21 +138,17 @@ for c in "${read[@]}"; do
     fi
 done
 
-# 5. Everything is fine: put it in place, and drop what the book lost: a
-# root no chapter of the book tangles now. One that moved (a chapter
-# renamed, a root given to another chapter) stays with its new chapter.
+# 5. Everything is fine: put it in place, and drop what the book lost: the
+# tangled files of a root no chapter of the book tangles now. One that
+# moved (a chapter renamed, a root given to another chapter) stays with its
+# new chapter.
 mkdir -p "$b/meta" "$b/src" "$b/lsrc"
 all_roots=$(roots_of "${lines[@]}")
-drop_root() { # ROOT: a file the book no longer tangles, and what was made of it
+drop_root() { # ROOT: a file the book no longer tangles (each later stage
+    # removes what it made of it: the Makefile's stage-roots)
     local r=$1
     grep -qxF -- "$r" <<<"$all_roots" && return 0
-    rm -f "$b/src/$r" "$b/lsrc/$r" "$b/html/src/$r" "$b/deps/${r%.*}.d"
-    case $r in
-        *.cu) rm -rf "$b/bin/${r%.cu}" "$b/fit/${r%.cu}".* "$b/values/${r%.cu}" \
-                  "$b/charts/${r%.cu}" "$b/html/charts/${r%.cu}" ;;
-        fig-*.cpp) local f=${r%.cpp}
-                   rm -f "$b/fig/$f" "$b/html/fig/${f#fig-}.svg" ;;
-    esac
+    rm -f "$b/src/$r" "$b/lsrc/$r"
 }
 for c in "${read[@]}"; do
     if [ -e "$b/meta/$c.lines" ]; then

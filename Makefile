@@ -978,8 +978,8 @@ NB_SETUP := tools/book/notebook-setup.py
 # The book's claims tool as a notebook builds it, to hold the chapter's
 # claims to the reader's runs: claims.c and what of the library it needs,
 # headers too (tests/notebooks builds it from these alone).
-NB_CLAIMS := tools/book/claims.c tools/lib/quote.c tools/lib/util.c \
-             tools/lib/quote.h tools/lib/util.h tools/lib/noweb.h
+NB_CLAIMS := tools/book/claims.c tools/lib/lines.c tools/lib/quote.c tools/lib/util.c \
+             tools/lib/lines.h tools/lib/quote.h tools/lib/util.h tools/lib/noweb.h
 $(B)/md/%.nb.md: $(B)/meta/%.nwpipe $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/md/%.model $(VALUES_LIST) $(notebook-md) \
                  $(NB_SETUP) $(NB_CLAIMS) $(META) $(REGISTRY) $(B)/tools/tcheck.c \
                  $$(foreach p,$$(PROGS.$$*) $$(call runs-of,$$(PROGS.$$*)),$$(wildcard evidence/$$p.expect) $$(call transcripts,$$p)) \

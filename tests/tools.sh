@@ -201,7 +201,7 @@ if [ -f "$B/snippets.tsv" ] && [ -f "$B/html/index.html" ]; then
         # with its claims held to the reader's runs, where it makes some.
         if "$asan/notebook-md" -V "$B/values" -s tools/book/notebook-setup.py "${labels[@]}" \
                -t "$B/tools/tcheck.c" -L "$B/meta/$ch.lines" -c tools/book/claims.c \
-               -c tools/lib/quote.c -c tools/lib/util.c -M "$B/md/$ch.model" "$gen/$ch.nwpipe" \
+               -c tools/lib/lines.c -c tools/lib/quote.c -c tools/lib/util.c -M "$B/md/$ch.model" "$gen/$ch.nwpipe" \
                >"$gen/nb.md" 2>"$gen/err" &&
            { ! grep -q '^claim	' "$B/meta/$ch.lines" || grep -q '\./claims/claims yours ' "$gen/nb.md"; }; then
             pass "sanitized notebook-md on $ch"

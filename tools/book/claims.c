@@ -40,7 +40,8 @@
  * something failed or a file could not be read, 2 for a wrong command
  * line.
  */
-#define _POSIX_C_SOURCE 200809L /* getline */
+#define _POSIX_C_SOURCE 200809L /* glob */
+#include "lines.h"
 #include "quote.h"
 #include "util.h"
 
@@ -107,68 +108,58 @@ static int check_quote(const struct nw_values *vs, const struct where *at,
     return 0;
 }
 
-/* A line of a .lines file; quote and claim records are checked. */
-static int check_record(const struct nw_values *vs, const char *file,
-                        char *line) {
-    char *f[3];
-    if (nw_split_tabs(line, f, 3) < 3 ||
-        (strcmp(f[0], "quote") != 0 && strcmp(f[0], "claim") != 0)) {
+/* What a chapter's records are read for: its chapter's file,
+ * chapters/NAME.nw, and the values; for check, the failures; for yours,
+ * the tally. */
+struct reading {
+    const struct nw_values *vs;
+    const char *file;
+    int failed;
+    const char *slug;
+    struct tally *t;
+};
+
+/* A record of a .lines file; quote and claim records are checked. */
+static int check_record(void *ctx, const struct nw_meta_record *r) {
+    struct reading *rd = ctx;
+    if (strcmp(r->kind, "quote") != 0 && strcmp(r->kind, "claim") != 0) {
         return 0;
     }
-    struct where at = {file, atol(f[2])};
+    struct where at = {rd->file, r->line};
     struct nw_quote q;
     char err[1024];
-    int failed;
-    if (nw_quote_parse(f[1], &q, err, sizeof err) != 0) {
-        printf("FAIL %s %s:%ld: %s\n", f[0], file, at.line, err);
-        failed = 1;
+    if (nw_quote_parse(r->value, &q, err, sizeof err) != 0) {
+        printf("FAIL %s %s:%ld: %s\n", r->kind, rd->file, at.line, err);
+        ++rd->failed;
     } else if (q.kind == NW_Q_CLAIM) {
-        failed = check_claim(vs, &at, &q);
+        rd->failed += check_claim(rd->vs, &at, &q);
     } else {
-        failed = check_quote(vs, &at, &q, f[1]);
+        rd->failed += check_quote(rd->vs, &at, &q, r->value);
     }
     nw_quote_free(&q);
-    return failed;
+    return 0;
 }
 
-/* A chapter's .lines file, open, and its chapter's file, chapters/NAME.nw,
- * into file (to free); NULL, said on stderr, where it cannot be read. */
-static FILE *open_lines(const char *path, struct nw_buf *file) {
-    FILE *in = fopen(path, "r");
-    if (in == NULL) {
-        nw_error(path, 0, "cannot read");
-        return NULL;
-    }
+/* A chapter's file, chapters/NAME.nw, for its .lines file at path (to
+ * free). */
+static char *chapter_file(const char *path) {
+    struct nw_buf file = {NULL, 0, 0};
     char *chapter = nw_chapter_of(path);
-    nw_buf_puts(file, "chapters/");
-    nw_buf_puts(file, chapter);
-    nw_buf_puts(file, ".nw");
+    nw_buf_puts(&file, "chapters/");
+    nw_buf_puts(&file, chapter);
+    nw_buf_puts(&file, ".nw");
     free(chapter);
-    return in;
+    return file.s;
 }
 
 /* Every record of one chapter's .lines file. Returns the failures, or -1
  * where it cannot be read. */
 static int check_lines(const struct nw_values *vs, const char *path) {
-    struct nw_buf file = {NULL, 0, 0};
-    FILE *in = open_lines(path, &file);
-    if (in == NULL) {
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int failed = 0;
-    while (getline(&line, &cap, in) != -1) {
-        failed += check_record(vs, file.s, line);
-    }
-    if (ferror(in)) {
-        nw_error(path, 0, "cannot read");
-        failed = -1;
-    }
-    free(line);
-    free(file.s);
-    fclose(in);
-    return failed;
+    char *file = chapter_file(path);
+    struct reading rd = {vs, file, 0, NULL, NULL};
+    int status = nw_meta_each(path, check_record, &rd);
+    free(file);
+    return status != 0 ? -1 : rd.failed;
 }
 
 static int usage(void) {
@@ -274,39 +265,35 @@ static void yours_claim(const struct nw_values *vs, const char *slug,
     }
 }
 
+/* A claim record of a .lines file, on the reader's run. */
+static int yours_record(void *ctx, const struct nw_meta_record *r) {
+    struct reading *rd = ctx;
+    struct nw_quote q;
+    char err[1024];
+    if (strcmp(r->kind, "claim") != 0 ||
+        nw_quote_parse(r->value, &q, err, sizeof err) != 0) {
+        return 0; /* make check names what is wrong with it */
+    }
+    struct where at = {rd->file, r->line};
+    yours_claim(rd->vs, rd->slug, &at, &q, rd->t);
+    nw_quote_free(&q);
+    return 0;
+}
+
 /* A chapter's claims on the reader's run, said in a few lines where the
  * run measured the values of any (and then *said_any is 1). Returns 0, or
  * -1 where its .lines cannot be read. */
 static int yours_lines(const struct nw_values *vs, const char *gpu,
                        const char *slug, const char *path, int *said_any) {
-    struct nw_buf file = {NULL, 0, 0};
-    FILE *in = open_lines(path, &file);
-    if (in == NULL) {
-        return -1;
-    }
     struct tally t;
     memset(&t, 0, sizeof t);
-    char *line = NULL;
-    size_t cap = 0;
-    while (getline(&line, &cap, in) != -1) {
-        char *f[3];
-        struct nw_quote q;
-        char err[1024];
-        if (nw_split_tabs(line, f, 3) < 3 || strcmp(f[0], "claim") != 0 ||
-            nw_quote_parse(f[1], &q, err, sizeof err) != 0) {
-            continue; /* make check names what is wrong with it */
-        }
-        struct where at = {file.s, atol(f[2])};
-        yours_claim(vs, slug, &at, &q, &t);
-        nw_quote_free(&q);
-    }
-    int status = ferror(in) ? -1 : 0;
-    if (status != 0) {
-        nw_error(path, 0, "cannot read");
-    } else if (t.measured + t.about > 0) {
+    char *file = chapter_file(path);
+    struct reading rd = {vs, file, 0, slug, &t};
+    int status = nw_meta_each(path, yours_record, &rd) != 0 ? -1 : 0;
+    if (status == 0 && t.measured + t.about > 0) {
         int failed = t.measured - t.held;
         *said_any = 1;
-        printf("%s on your %s: ", file.s, gpu);
+        printf("%s on your %s: ", file, gpu);
         if (t.measured == 0) {
             printf("none of its claims that hold on any GPU names only "
                    "values your run measured");
@@ -333,9 +320,7 @@ static int yours_lines(const struct nw_values *vs, const char *gpu,
     }
     free(t.failed.s);
     free(t.beside.s);
-    free(line);
-    free(file.s);
-    fclose(in);
+    free(file);
     return status;
 }
 

@@ -761,20 +761,19 @@ struct claims {
     size_t nclaims, nprogs, cap;
 };
 
-static int each_claim(void *ctx, char *line, long lineno) {
-    (void)lineno;
+static int each_claim(void *ctx, const struct nw_meta_record *r) {
     struct claims *cs = ctx;
-    struct nw_buf copy = {NULL, 0, 0};
-    nw_buf_puts(&copy, line);
-    char *f[3];
     struct nw_quote q;
     char err[1024];
-    if (nw_split_tabs(copy.s, f, 3) < 3 || strcmp(f[0], "claim") != 0 ||
-        nw_quote_parse(f[1], &q, err, sizeof err) != 0) {
-        free(copy.s);
+    if (strcmp(r->kind, "claim") != 0 ||
+        nw_quote_parse(r->value, &q, err, sizeof err) != 0) {
         return 0; /* make check names what is wrong with it */
     }
     ++cs->nclaims;
+    char line[32];
+    snprintf(line, sizeof line, "\t%ld\n", r->line);
+    nw_buf_puts(&cs->records, "claim\t");
+    nw_buf_puts(&cs->records, r->value);
     nw_buf_puts(&cs->records, line);
     for (size_t i = 0; i < q.nnodes; ++i) {
         const char *prog = q.nodes[i].prog;
@@ -790,7 +789,6 @@ static int each_claim(void *ctx, char *line, long lineno) {
         }
     }
     nw_quote_free(&q);
-    free(copy.s);
     return 0;
 }
 
@@ -843,8 +841,7 @@ static int claims_cells(const char *chapter, const char *lines,
     struct claims cs;
     memset(&cs, 0, sizeof cs);
     nw_buf_puts(&cs.records, "");
-    int status = nw_each_line(lines, "the chapter's claims", each_claim,
-                              &cs) != 0;
+    int status = nw_meta_each(lines, each_claim, &cs) != 0;
     int checked = 0;
     for (int k = 0; k < nprogs; ++k) {
         checked += progs[k]->expect != NULL;

@@ -15,6 +15,8 @@
 #ifndef META_H
 #define META_H
 
+#include "lines.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,22 +37,6 @@ struct nw_chapter {
     size_t nroots, nlabels, ncites, ndays;
     size_t roots_cap, labels_cap, cites_cap, days_cap;
 };
-
-/* A record of a META file: its kind (title, root, label, cite, day,
- * quote, claim), its value, and the line of the .nw file it comes from (0
- * in a .tsv, and for a title). */
-struct nw_meta_record {
-    const char *kind, *value;
-    long line;
-};
-
-/* Calls fn(ctx, record) for every record of the META file at path, in
- * order, until one call returns non-zero. Returns what that call
- * returned, or 0; or -1 having said why on stderr (the file cannot be
- * read, or a line is no record: file:line). */
-int nw_meta_each(const char *path,
-                 int (*fn)(void *ctx, const struct nw_meta_record *r),
-                 void *ctx);
 
 /* Reads a META file. Returns 0, or -1 having said why on stderr. */
 int nw_meta_read(const char *path, struct nw_chapter *ch);

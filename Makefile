@@ -349,9 +349,15 @@ ROOT_LISTS := $(foreach s,src programs fit values figures,$(B)/stamp/$(s).roots)
 all: tangle html $(B)/stamp/names $(if $(HAVE_NVCC),programs fit,no-nvcc no-fit) $(STAGE_LISTS) $(ROOT_LISTS)
 
 tangle: $(B)/stamp/tangled $(B)/snippets.tsv
-programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names
-fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md)
+# Each stage's target removes what it made of a chapter or a root the book
+# lost, as all does (its lists).
+programs: $(COMPILED:%=$(B)/bin/%) $(PROFILES:%=$(B)/bin/%) $(RUNS:%=$(B)/bin/%) $(B)/stamp/names \
+          $(B)/stamp/programs.roots
+fit: $(patsubst %,$(B)/values/%/tesla-t4.fit.tsv,$(call fits,$(COMPILED))) $(CHAPTERS:%=$(B)/md/%.fit.md) \
+     $(B)/stamp/fit.chapters $(B)/stamp/fit.roots
 html: $(PAGES) $(B)/html/index.html $(B)/html/book.css \
+      $(foreach s,pages snippets notebooks,$(B)/stamp/$(s).chapters) \
+      $(foreach s,src values figures,$(B)/stamp/$(s).roots) \
       $(ROOTS:%=$(B)/html/src/%) $(B)/html/labels.html $(B)/html/chunks.html $(B)/html/identifiers.html \
       $(B)/html/book.html $(REVISION_PAGES) \
       $(B)/html/search.js $(B)/html/theme.js $(B)/html/search-index.js $(B)/html/lunr.min.js \

@@ -608,29 +608,33 @@ else
     fail "search-index reads the TeX of maths as text: w mod 32, not w \\bmod 32" \
         "$(head -2 "$gen/err" | tr '\n' ' ') $(grep -o '"b": [^}]*' "$gen/maths.js" | tr '\n' ' ')"
 fi
-# nwsplit.awk gives noweb's nt, for each root, only the chunks the root
-# reaches: what nt writes from it must be what it writes from the whole
-# pipeline, byte for byte, #line directives included, on the chapters that
-# try the tangle hardest (tests/fixtures/tangle.nw: references in
-# references, indents, two on a line; the fixture book: a header, a figure).
+# snippet-marks -s gives noweb's nt, for each root, only the chunks the
+# root reaches: what nt writes from it must be what it writes from the
+# whole pipeline, byte for byte, #line directives included, and from the
+# marked split what it writes from the whole marked pipeline, on the
+# chapters that try the tangle hardest (tests/fixtures/tangle.nw:
+# references in references, indents, two on a line; the fixture book: a
+# header, a figure, a label in pieces).
 NT=${NOWEB_LIB:-/usr/lib/noweb}/nt
 differ=
 for nw in tests/fixtures/tangle.nw tests/fixtures/book/chapters/*.nw; do
     ch=$(basename "$nw" .nw)
     "$MARKUP" "$nw" >"$gen/$ch.pipe"
     "$asan/chapter-meta" <"$gen/$ch.pipe" | awk -F'\t' '$1 == "root" { print $2 }' >"$gen/$ch.roots"
-    mkdir -p "$gen/split-$ch"
-    awk -v dir="$gen/split-$ch" -f tools/book/nwsplit.awk "$gen/$ch.roots" "$gen/$ch.pipe"
+    "$asan/snippet-marks" <"$gen/$ch.pipe" >"$gen/$ch.marked.pipe"
+    mkdir -p "$gen/split-$ch" "$gen/split-$ch.marked"
+    "$asan/snippet-marks" -s "$gen/split-$ch" "$gen/$ch.roots" <"$gen/$ch.pipe" 2>>"$gen/split.err" || differ+=" $ch (it failed)"
     while read -r r; do
         cmp -s <("$NT" -t -L -R"$r" <"$gen/$ch.pipe") <("$NT" -t -L -R"$r" <"$gen/split-$ch/$r") &&
-            cmp -s <("$NT" -R"$r" <"$gen/$ch.pipe") <("$NT" -R"$r" <"$gen/split-$ch/$r") ||
+            cmp -s <("$NT" -R"$r" <"$gen/$ch.pipe") <("$NT" -R"$r" <"$gen/split-$ch/$r") &&
+            cmp -s <("$NT" -R"$r" <"$gen/$ch.marked.pipe") <("$NT" -R"$r" <"$gen/split-$ch.marked/$r") ||
             differ+=" $ch:$r"
     done <"$gen/$ch.roots"
 done
 if [ -n "$differ" ]; then
-    fail "nwsplit: each root's own pipeline tangles as the whole one does" "differs for$differ"
+    fail "sanitized snippet-marks -s: each root's own pipeline tangles as the whole one does" "differs for$differ $(head -2 "$gen/split.err" | tr '\n' ' ')"
 else
-    pass "nwsplit: each root's own pipeline tangles as the whole one does ($(cat "$gen"/*.roots | wc -l) roots, plain and with #line)"
+    pass "sanitized snippet-marks -s: each root's own pipeline tangles as the whole one does ($(cat "$gen"/*.roots | wc -l) roots, plain, with #line, and marked)"
 fi
 # tools/book/slide-fragments.sh: a label whose Markdown and styles are as
 # they were keeps its fragment, one that changed goes through pandoc (a

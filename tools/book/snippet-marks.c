@@ -1,7 +1,8 @@
 /* snippet-marks: a noweb pipeline filter that marks snippet labels in the
- * tangled code.
+ * tangled code, and cuts a pipeline into one for each file root.
  *
  * Usage: markup chapters/x.nw | snippet-marks | nt -RFILE
+ *        snippet-marks -s DIR ROOTS < x.nwpipe
  *
  * Every chunk named with a snippet label (lowercase kebab-case) gets a line
  * "// snippet: LABEL" before the code of its first piece and a line
@@ -9,6 +10,19 @@
  * carries markers that cannot drift from the chunk. Everything else passes
  * through unchanged. The markers shift line numbers, so the copy compiled
  * with #line directives (nt -L) is tangled without this filter.
+ *
+ * With -s, the pipeline is cut into one small pipeline per file root that
+ * ROOTS names (one a line), each holding only the code chunks that root
+ * reaches (its own pieces, the chunks they use, and so on), so that nt,
+ * which reads its whole input for every root it tangles, reads each chunk
+ * about once for the whole chapter: DIR/ROOT as the pipeline is, for nt
+ * -L, and DIR.marked/ROOT with the markers, for nt. What nt writes from
+ * one is what it writes from the whole pipeline, byte for byte, #line
+ * directives included: the pipeline's @file line comes first, and before
+ * each chunk kept an "@line N" says where in the chapter it stands, which
+ * nt takes in place of counting the lines it was not given. Documentation
+ * and index lines are left out: nt reads neither. (A root is a file name
+ * the chapter's check accepted: letters, digits, _, - and one dot.)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "names.h"
@@ -73,36 +87,229 @@ static void find_pieces(const struct lines *ls, char *first, char *last) {
 }
 
 /* The pipeline, with the markers in the code of the labels' pieces. */
-static void put_marked(const struct lines *ls, const char *first,
+static void put_marked(FILE *out, const struct lines *ls, const char *first,
                        const char *last) {
     int open_label = 0; /* inside the last piece of a label */
     for (size_t i = 0; i < ls->n; ++i) {
         const char *s = ls->v[i];
         if (open_label && strncmp(s, "@end code", 9) == 0) {
-            fputs("@text // end snippet\n@nl\n", stdout);
+            fputs("@text // end snippet\n@nl\n", out);
             open_label = 0;
         }
-        fputs(s, stdout);
+        fputs(s, out);
         if (strncmp(s, "@defn ", 6) != 0 || !(first[i] || last[i])) {
             continue;
         }
         const size_t defn = i;
         /* The header line's own @nl follows the @defn. */
         if (i + 1 < ls->n && strcmp(ls->v[i + 1], "@nl\n") == 0) {
-            fputs(ls->v[++i], stdout);
+            fputs(ls->v[++i], out);
         }
         if (first[defn]) {
-            printf("@text // snippet: %.*s\n@nl\n", (int)strcspn(s + 6, "\n"),
-                   s + 6);
+            fprintf(out, "@text // snippet: %.*s\n@nl\n",
+                    (int)strcspn(s + 6, "\n"), s + 6);
         }
         open_label = last[defn];
     }
 }
 
+static void free_lines(struct lines *ls) {
+    for (size_t i = 0; i < ls->n; ++i) {
+        free(ls->v[i]);
+    }
+    free(ls->v);
+}
+
+/* A code chunk of a pipeline: its lines first..last, the line of the
+ * chapter it begins at, and the names it defines and uses (pointers into
+ * the pipeline's lines, each ending at its newline). */
+struct chunk {
+    size_t first, last;
+    long at;
+    const char **defs, **uses;
+    size_t ndefs, nuses, defs_cap, uses_cap;
+};
+
+/* Whether a name (up to its newline) is the same as another. */
+static int same_name(const char *a, const char *b) {
+    size_t n = strcspn(a, "\n");
+    return n == strcspn(b, "\n") && strncmp(a, b, n) == 0;
+}
+
+/* The pipeline's root pipelines, one for each of the n roots, into
+ * DIR/ROOT. Returns 0, or 1 having said which file could not be written. */
+static int split(const struct lines *ls, const char *dir, char **roots,
+                 size_t nroots) {
+    struct chunk *cs = NULL;
+    size_t n = 0, cap = 0;
+    const char *file = NULL;
+    long line = 1;
+    int incode = 0;
+    for (size_t i = 0; i < ls->n; ++i) {
+        const char *s = ls->v[i];
+        if (strncmp(s, "@file ", 6) == 0 && n == 0 && file == NULL) {
+            file = s;
+        }
+        if (strncmp(s, "@begin code ", 12) == 0) {
+            cs = nw_grow(cs, &cap, n + 1, sizeof *cs);
+            memset(&cs[n], 0, sizeof cs[n]);
+            cs[n].first = i;
+            cs[n].at = line;
+            ++n;
+            incode = 1;
+        }
+        struct chunk *c = n > 0 ? &cs[n - 1] : NULL;
+        if (incode && strncmp(s, "@defn ", 6) == 0) {
+            c->defs = nw_grow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof *c->defs);
+            c->defs[c->ndefs++] = s + 6;
+        } else if (incode && strncmp(s, "@use ", 5) == 0) {
+            c->uses = nw_grow(c->uses, &c->uses_cap, c->nuses + 1, sizeof *c->uses);
+            c->uses[c->nuses++] = s + 5;
+        }
+        if (strcmp(s, "@nl\n") == 0 || strcmp(s, "@index nl\n") == 0) {
+            ++line;
+        }
+        if (strncmp(s, "@end code ", 10) == 0 && c != NULL) {
+            c->last = i;
+            incode = 0;
+        }
+    }
+    int status = 0;
+    char *keep = nw_xcalloc(n + 1, 1);
+    const char **queue = NULL;
+    size_t qcap = 0;
+    for (size_t r = 0; r < nroots && status == 0; ++r) {
+        /* The names the root reaches, breadth first, and the chunks that
+         * define them. */
+        memset(keep, 0, n + 1);
+        size_t nq = 0;
+        queue = nw_grow(queue, &qcap, 1, sizeof *queue);
+        queue[nq++] = roots[r];
+        for (size_t q = 0; q < nq; ++q) {
+            for (size_t k = 0; k < n; ++k) {
+                int defines = 0;
+                for (size_t d = 0; d < cs[k].ndefs && !defines; ++d) {
+                    defines = same_name(cs[k].defs[d], queue[q]);
+                }
+                if (!defines) {
+                    continue;
+                }
+                keep[k] = 1;
+                for (size_t u = 0; u < cs[k].nuses; ++u) {
+                    size_t seen = 0;
+                    while (seen < nq && !same_name(queue[seen], cs[k].uses[u])) {
+                        ++seen;
+                    }
+                    if (seen == nq) {
+                        queue = nw_grow(queue, &qcap, nq + 1, sizeof *queue);
+                        queue[nq++] = cs[k].uses[u];
+                    }
+                }
+            }
+        }
+        struct nw_buf path = {NULL, 0, 0};
+        nw_buf_puts(&path, dir);
+        nw_buf_puts(&path, "/");
+        nw_buf_puts(&path, roots[r]);
+        FILE *out = fopen(path.s, "w");
+        if (out == NULL) {
+            nw_error(path.s, 0, "cannot write");
+            status = 1;
+        } else {
+            if (file != NULL) {
+                fputs(file, out);
+            }
+            for (size_t k = 0; k < n; ++k) {
+                if (!keep[k]) {
+                    continue;
+                }
+                fprintf(out, "@line %ld\n", cs[k].at + 1);
+                for (size_t l = cs[k].first; l <= cs[k].last; ++l) {
+                    fputs(ls->v[l], out);
+                }
+            }
+            if (fclose(out) != 0) {
+                nw_error(path.s, 0, "cannot write");
+                status = 1;
+            }
+        }
+        free(path.s);
+    }
+    for (size_t k = 0; k < n; ++k) {
+        free(cs[k].defs);
+        free(cs[k].uses);
+    }
+    free(cs);
+    free(keep);
+    free(queue);
+    return status;
+}
+
+/* The lines of a file (to free_lines); -1, said, where it cannot be read. */
+static int read_file_lines(const char *path, struct lines *ls) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        nw_error(path, 0, "cannot read");
+        return -1;
+    }
+    read_lines(f, ls);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        nw_error(path, 0, "cannot read");
+    }
+    return bad ? -1 : 0;
+}
+
+/* snippet-marks -s DIR ROOTS: the pipeline, and the marked one, split. */
+static int split_both(const struct lines *ls, const char *first,
+                      const char *last, const char *dir,
+                      const char *roots_path) {
+    struct lines roots = {NULL, 0, 0};
+    if (read_file_lines(roots_path, &roots) != 0) {
+        free_lines(&roots);
+        return 1;
+    }
+    for (size_t i = 0; i < roots.n; ++i) {
+        roots.v[i][strcspn(roots.v[i], "\n")] = '\0';
+    }
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    if (mem == NULL) {
+        nw_error(kTool, 0, "out of memory");
+        free_lines(&roots);
+        return 1;
+    }
+    put_marked(mem, ls, first, last);
+    fclose(mem);
+    struct lines marked = {NULL, 0, 0};
+    FILE *in = fmemopen(text, size, "r");
+    if (in != NULL) {
+        read_lines(in, &marked);
+        fclose(in);
+    }
+    struct nw_buf marked_dir = {NULL, 0, 0};
+    nw_buf_puts(&marked_dir, dir);
+    nw_buf_puts(&marked_dir, ".marked");
+    int status = split(ls, dir, roots.v, roots.n);
+    if (status == 0) {
+        status = split(&marked, marked_dir.s, roots.v, roots.n);
+    }
+    free(marked_dir.s);
+    free_lines(&marked);
+    free(text);
+    free_lines(&roots);
+    return status;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 1) {
-        fprintf(stderr, "usage: markup CHAPTER.nw | %s | nt -RFILE\n",
-                argv[0]);
+    int splitting = argc == 4 && strcmp(argv[1], "-s") == 0;
+    if (argc != 1 && !splitting) {
+        fprintf(stderr,
+                "usage: markup CHAPTER.nw | %s | nt -RFILE\n"
+                "       %s -s DIR ROOTS < CHAPTER.nwpipe\n",
+                argv[0], argv[0]);
         return 2;
     }
     struct lines ls = {NULL, 0, 0};
@@ -112,17 +319,18 @@ int main(int argc, char **argv) {
         nw_error(kTool, 0, "cannot read the pipeline");
         status = 1;
     }
-    char *first = nw_xcalloc(ls.n, 1);
-    char *last = nw_xcalloc(ls.n, 1);
+    char *first = nw_xcalloc(ls.n + 1, 1);
+    char *last = nw_xcalloc(ls.n + 1, 1);
     if (status == 0) {
         find_pieces(&ls, first, last);
-        put_marked(&ls, first, last);
-        status = nw_flush_stdout(kTool);
+        if (splitting) {
+            status = split_both(&ls, first, last, argv[2], argv[3]);
+        } else {
+            put_marked(stdout, &ls, first, last);
+            status = nw_flush_stdout(kTool);
+        }
     }
-    for (size_t i = 0; i < ls.n; ++i) {
-        free(ls.v[i]);
-    }
-    free(ls.v);
+    free_lines(&ls);
     free(first);
     free(last);
     return status;

@@ -109,7 +109,8 @@ done
 
 # 3. Tangle every root of the chapters read: nt reads the whole of what it
 # is given for each root, so each root is given only the chunks it reaches
-# (nwsplit.awk), and a chapter of many roots costs its size once.
+# (snippet-marks -s, which also writes each with the snippets' markers),
+# and a chapter of many roots costs its size once.
 # Each chapter's roots are read once, into $work/NAME.roots (step 5 reads
 # them there too).
 for c in "${read[@]}"; do
@@ -117,10 +118,7 @@ for c in "${read[@]}"; do
     mapfile -t root_list <"$work/$c.roots"
     [ "${#root_list[@]}" -gt 0 ] || continue
     mkdir -p "$work/split/$c" "$work/split/$c.marked"
-    awk -v dir="$work/split/$c" -f "$(dirname "$0")/nwsplit.awk" "$work/$c.roots" "$work/$c.nwpipe"
-    "$SNIPPET_MARKS" <"$work/$c.nwpipe" >"$work/split/$c.marked.nwpipe"
-    awk -v dir="$work/split/$c.marked" -f "$(dirname "$0")/nwsplit.awk" "$work/$c.roots" \
-        "$work/split/$c.marked.nwpipe"
+    "$SNIPPET_MARKS" -s "$work/split/$c" "$work/$c.roots" <"$work/$c.nwpipe"
     for r in "${root_list[@]}"; do
         "$NT" -R"$r" <"$work/split/$c.marked/$r" >"$work/src/$r"
         "$NT" -t -L -R"$r" <"$work/split/$c/$r" >"$work/lsrc/$r"

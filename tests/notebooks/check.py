@@ -601,6 +601,10 @@ def replay(name, chapter, build, code, progs, tmp):
     ok(replay)
 
 
+def cleanup():
+    shutil.rmtree(GCC_CACHE, ignore_errors=True)
+
+
 def main():
     global RUN
     args = sys.argv[1:]
@@ -611,7 +615,7 @@ def main():
         for ch in chapters:
             check(build, ch)
     finally:
-        shutil.rmtree(GCC_CACHE, ignore_errors=True)
+        cleanup()
     sys.exit(1 if failed else 0)
 
 

@@ -32,7 +32,9 @@ For each chapter:
     cell succeeds: each compile cell says in one line that nvcc is missing,
     each run cell in one line that there is no GPU and how to get one, and
     each check skips for that reason, as make check does; compiling and
-    running the programs themselves is left to a machine with a GPU;
+    running the programs themselves is left to a machine with a GPU (one
+    kernel runs the notebooks one after another, and puts itself back as
+    it started before each: RESET_CELL);
   - replayed in that folder with bash, every cell that needs no GPU runs
     (the checker and the claims tool being the ones the kernel built): the
     check cell, given a recorded transcript's output in place of a run, says
@@ -305,7 +307,10 @@ def transcript_output(path):
     return text.split(sep, 1)[1] if sep in text else None
 
 
-def check(build, chapter):
+def check(build, chapter, tmp):
+    """The checks of the notebook as a file, its files tangled in tmp; where
+    the notebook is to run (not --no-run), what running it needs: (name,
+    chapter, nb, code cells, the runs of its run cells, tmp)."""
     name = f"notebook {chapter}"
     path = os.path.join(build, "notebooks", chapter + ".ipynb")
     if not os.path.exists(path):
@@ -342,31 +347,28 @@ def check(build, chapter):
     else:
         ok(f"{name} hides the setup cell, the checker and the evidence, only those")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        problems = tangles(build, chapter, nb, tmp)
-        bash = [magic_parts(c.source)[2] for c in code
-                if (magic_parts(c.source) or ("",))[0] == "bash"]
-        lines = [line.strip() for b in bash if b.startswith(COMPILE_CELL)
-                 for line in b.splitlines()]
-        for root in roots_of(build, chapter):
-            if not root.endswith(".cu"):
-                continue
-            want = compile_line(root[:-3])
-            if want not in lines:
-                problems.append(f"no cell holds the compile line: {want}")
-        ran = {m.group(2): m.group(1) for m in map(RUN_CELL.search, bash) if m}
-        programs = [r[:-3] for r in roots_of(build, chapter) if r.endswith(".cu")]
-        for run, line in runs_of(programs).items():
-            if ran.get(run) != line:
-                problems.append(f"no cell runs {run} as evidence/{run}.run says: {line}")
-        if problems:
-            bad(f"{name} tangles the chapter's files from its cells and compiles them as the page says",
-                "; ".join(problems[:3]))
-        else:
-            ok(f"{name} tangles the chapter's files from its cells and compiles them as the page says")
-        if RUN:
-            executes(name, nb, list(ran), tmp)
-            replay(name, chapter, build, code, list(ran), tmp)
+    problems = tangles(build, chapter, nb, tmp)
+    bash = [magic_parts(c.source)[2] for c in code
+            if (magic_parts(c.source) or ("",))[0] == "bash"]
+    lines = [line.strip() for b in bash if b.startswith(COMPILE_CELL)
+             for line in b.splitlines()]
+    for root in roots_of(build, chapter):
+        if not root.endswith(".cu"):
+            continue
+        want = compile_line(root[:-3])
+        if want not in lines:
+            problems.append(f"no cell holds the compile line: {want}")
+    ran = {m.group(2): m.group(1) for m in map(RUN_CELL.search, bash) if m}
+    programs = [r[:-3] for r in roots_of(build, chapter) if r.endswith(".cu")]
+    for run, line in runs_of(programs).items():
+        if ran.get(run) != line:
+            problems.append(f"no cell runs {run} as evidence/{run}.run says: {line}")
+    if problems:
+        bad(f"{name} tangles the chapter's files from its cells and compiles them as the page says",
+            "; ".join(problems[:3]))
+    else:
+        ok(f"{name} tangles the chapter's files from its cells and compiles them as the page says")
+    return (name, chapter, nb, code, list(ran), tmp) if RUN else None
 
 
 # --no-run: the notebooks as files alone, neither run in a kernel nor
@@ -427,33 +429,86 @@ def no_toolkit_env(tmp):
     return env, None
 
 
-def executes(name, nb, progs, tmp):
-    """The notebook run top to bottom in a Jupyter kernel (nbclient and
-    ipykernel), in tmp, as on a machine with no nvcc and no GPU: every cell
-    must succeed; each compile cell says in one line that there is no
-    nvcc, each run cell in one line that there is no GPU and how to get
-    one, and each check says SKIP for that reason."""
-    what = f"{name} run in a Jupyter kernel without nvcc or a GPU: every cell ran, " \
-        "each compile and run says what is missing and how to get it, each check skips"
+# The cell run before each notebook in the kernel that runs them all: it
+# takes the kernel back to the state it started in (the first time, it
+# notes that state), then moves into the notebook's folder. Its namespace
+# emptied (IPython's %reset); the magics it did not start with unregistered
+# (the setup cell's %%chunk); its environment put back; the folder changed.
+# Modules stay imported (the setup cell's are os, re and IPython's own).
+# tests/notebooks/strays.py holds a notebook run after another to finding
+# none of these left.
+RESET_CELL = """\
+def _reset_kernel(folder):
+    import os
+    ip = get_ipython()
+    magics = ip.magics_manager.magics
+    start = ip.__dict__.setdefault("_notebook_check_start", (
+        {{kind: set(names) for kind, names in magics.items()}}, dict(os.environ)))
+    ip.reset(new_session=False)
+    for kind, names in start[0].items():
+        for name in set(magics[kind]) - names:
+            del magics[kind][name]
+            if hasattr(ip.magics_manager.user_magics, name):
+                delattr(ip.magics_manager.user_magics, name)
+    os.environ.clear()
+    os.environ.update(start[1])
+    os.chdir(folder)
+_reset_kernel({folder!r})
+"""
+
+
+def run_in_kernel(notebooks, top):
+    """The notebooks, [(nb, folder)], run top to bottom, one after another,
+    in one Jupyter kernel (nbclient and ipykernel) started in top, each in
+    its folder, as on a machine with no nvcc and no GPU, a RESET_CELL before
+    each. (ran, None): ran, each notebook's cells as run, its reset cell
+    first, or a str that says why the kernel ran none to the end; (None,
+    why) where no PATH leaves nvcc out."""
     try:
         import nbclient
     except ImportError as e:
-        bad(what, f"{e}; install python3-nbclient and python3-ipykernel")
-        return
-    env, why = no_toolkit_env(tmp)
+        return f"{e}; install python3-nbclient and python3-ipykernel", None
+    env, why = no_toolkit_env(top)
     if env is None:
-        skip(what, why)
-        return
-    nb = copy.deepcopy(nb)
-    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+        return None, why
+    cells, spans = [], []
+    for nb, folder in notebooks:
+        begin = len(cells)
+        cells.append(nbformat.v4.new_code_cell(RESET_CELL.format(folder=folder)))
+        cells += copy.deepcopy(nb.cells)
+        spans.append((begin, len(cells)))
+    for k, c in enumerate(cells):  # ids unique in the whole, as in each notebook
+        c["id"] = f"cell-{k}"
+    whole = nbformat.v4.new_notebook(cells=cells)
+    client = nbclient.NotebookClient(whole, timeout=300, kernel_name="python3",
                                      allow_errors=True)
     try:
-        client.execute(env=env, cwd=tmp)
+        client.execute(env=env, cwd=top)
     except Exception as e:
-        bad(what, f"the kernel did not run the notebook: {type(e).__name__}: {e}")
+        return f"the kernel did not run the notebooks: {type(e).__name__}: {e}", None
+    return [whole.cells[a:b] for a, b in spans], None
+
+
+KERNEL_RUN = "{} run in a Jupyter kernel without nvcc or a GPU: every cell ran, " \
+    "each compile and run says what is missing and how to get it, each check skips"
+
+
+def executes(name, cells, progs):
+    """The notebook's cells as the kernel ran them (run_in_kernel), its
+    reset cell first: every cell must succeed; each compile cell says in
+    one line that there is no nvcc, each run cell in one line that there is
+    no GPU and how to get one, and each check says SKIP for that reason."""
+    what = KERNEL_RUN.format(name)
+    if isinstance(cells, str):
+        bad(what, cells)
+        return
+    reset = [o for o in cells[0].get("outputs", []) if o.output_type == "error"]
+    if reset:
+        bad(what, f"the kernel was not reset for the notebook: {reset[0].ename}: "
+                  f"{(reset[0].evalue.splitlines() or [''])[0]}")
         return
     problems = []
-    for c in nb.cells:
+    for c in cells[1:]:
         if c.cell_type != "code":
             continue
         head = c.source.splitlines()[0] if c.source else ""
@@ -601,6 +656,29 @@ def replay(name, chapter, build, code, progs, tmp):
     ok(replay)
 
 
+def check_book(build, chapters):
+    """check() on each chapter, the files of each notebook in a folder of
+    its own; then, but with --no-run, the notebooks run in one kernel, each
+    after a reset (run_in_kernel), and each replayed."""
+    with tempfile.TemporaryDirectory(prefix="notebooks.") as top:
+        to_run = []
+        for k, chapter in enumerate(chapters):
+            folder = os.path.join(top, str(k))
+            os.mkdir(folder)
+            r = check(build, chapter, folder)
+            if r is not None:
+                to_run.append(r)
+        if not to_run:
+            return
+        ran, why = run_in_kernel([(r[2], r[5]) for r in to_run], top)
+        for k, (name, chapter, nb, code, progs, folder) in enumerate(to_run):
+            if ran is None:
+                skip(KERNEL_RUN.format(name), why)
+            else:
+                executes(name, ran if isinstance(ran, str) else ran[k], progs)
+            replay(name, chapter, build, code, progs, folder)
+
+
 def cleanup():
     shutil.rmtree(GCC_CACHE, ignore_errors=True)
 
@@ -612,8 +690,7 @@ def main():
         RUN, args = False, args[1:]
     build, chapters = args[0], args[1:]
     try:
-        for ch in chapters:
-            check(build, ch)
+        check_book(build, chapters)
     finally:
         cleanup()
     sys.exit(1 if failed else 0)

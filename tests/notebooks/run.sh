@@ -92,7 +92,8 @@ else
     # check.py misses each way a notebook can stray from its chapter, and
     # a run the notebook does not run: strays.py alters the notebooks or
     # the evidence a way at a time, all in one Python, and check.py must
-    # FAIL each (strays.py says which cases).
+    # FAIL each (strays.py says which cases); and a notebook run after
+    # another in check.py's one kernel finds nothing the other left.
     (cd "$tmp/book" && "$python" "$here/tests/notebooks/strays.py") >"$tmp/strays" 2>&1
     rc=$?
     cat "$tmp/strays"

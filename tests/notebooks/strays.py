@@ -1,15 +1,18 @@
 """The notebook check (check.py) misses each way a notebook can stray from
 its chapter, and a run its notebook does not run: each case alters the
 fixture book's notebooks or evidence, and check.py must then FAIL, saying
-why. Prints "PASS name" or "FAIL name: why" lines, one a case.
+why. And check.py's one kernel, reset before each notebook, runs a
+notebook after another as a kernel of its own would: the second finds
+nothing the first left. Prints "PASS name" or "FAIL name: why" lines, one
+a case.
 
 usage: python3 strays.py    (in the fixture book that tests/notebooks/run.sh
                              makes: build/notebooks/runs.ipynb, of
                              tests/fixtures/runs.nw, and tangle.ipynb, of
                              tests/fixtures/tangle.nw)
 
-Every case is one the notebook as a file shows, without a run (check.py's
---no-run), and all of them run in this one Python, check.py imported: it
+Every stray is one the notebook as a file shows, without a run (check.py's
+--no-run), and all the cases run in this one Python, check.py imported: it
 reads the notebooks and the evidence afresh in each case (the pages, which
 no case alters, once). Whatever a case alters is put back after it.
 """
@@ -38,13 +41,12 @@ def bad(name, why):
     print(f"FAIL {name}: {why}", flush=True)
 
 
-def check_says(*chapters):
-    """check.py --no-run BUILD CHAPTER...: what it prints."""
-    check.failed, check.RUN = False, False
+def check_says(*chapters, run=False):
+    """check.py [--no-run] BUILD CHAPTER...: what it prints."""
+    check.failed, check.RUN = False, run
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        for ch in chapters:
-            check.check(BUILD, ch)
+        check.check_book(BUILD, chapters)
     return out.getvalue()
 
 
@@ -161,10 +163,53 @@ def missed_run():
         bad(name, first_not_passed(said))
 
 
+# The first cell of a notebook that check.py's kernel runs after another:
+# it fails on what that one, the tangle chapter's, would have left there
+# but for the kernel's reset: its variables and magic (the setup cell's),
+# its environment (LEAVE, its last cell) and its folder (where it tangled
+# tangle.cu).
+PROBE = """\
+import os
+left = [n for n in ("chunks", "tangle") if n in globals()]
+left += ["%%chunk"] if "chunk" in get_ipython().magics_manager.magics["cell"] else []
+left += ["$NOTEBOOK_LEFT"] if "NOTEBOOK_LEFT" in os.environ else []
+left += [os.getcwd()] if os.path.exists("tangle.cu") else []
+assert not left, "left by the notebook before: " + ", ".join(left)
+"""
+LEAVE = "%env NOTEBOOK_LEFT=1"
+
+
+def kernel_reset():
+    """check.py runs each notebook as in a kernel of its own: the tangle
+    chapter's notebook, PROBE first and LEAVE last, run twice in its one
+    kernel, the second run finds nothing of the first."""
+    name = "notebook check runs each notebook in a kernel that the one before " \
+        "left nothing in: no variable, magic, environment or folder"
+    path = os.path.join(NOTEBOOKS, "tangle.ipynb")
+    kept = open(path, "rb").read()
+    nb = nbformat.reads(kept.decode("utf-8"), as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(PROBE))
+    nb.cells.append(nbformat.v4.new_code_cell(LEAVE))
+    nbformat.write(nb, path)
+    try:
+        said = check_says("tangle", "tangle", run=True)
+    finally:
+        with open(path, "wb") as f:
+            f.write(kept)
+    what = check.KERNEL_RUN.format("notebook tangle")
+    runs = [line for line in said.splitlines() if line[5:] == what or line[5:].startswith(what + ": ")]
+    if len(runs) == 2 and all(line.startswith("PASS") for line in runs):
+        ok(name)
+    else:
+        bad(name, next((line for line in runs if not line.startswith("PASS")),
+                       f"{len(runs)} runs of the notebook in the kernel, not 2"))
+
+
 def main():
     try:
         strays()
         missed_run()
+        kernel_reset()
     finally:
         check.cleanup()
     sys.exit(1 if failed else 0)

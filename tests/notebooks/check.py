@@ -376,16 +376,25 @@ def check(build, chapter, tmp):
 RUN = True
 
 # The notebooks' gcc (see no_toolkit_env): the real one, run once for each
-# command line and sources; the same again copies the binary it made.
-GCC_CACHE = tempfile.mkdtemp(prefix="notebook-gcc.")
+# command line and sources (the .c files it names, and the .h files beside
+# them); the same again copies the binary it made. The binaries are kept
+# in NOTEBOOK_GCC_CACHE where it is set, a folder that every check.py given
+# it shares and none removes (tests/notebooks/run.sh gives its runs one:
+# the fixture book's notebooks build the same checker as the book's), and
+# else in a folder of this run's own.
+GCC_CACHE = os.environ.get("NOTEBOOK_GCC_CACHE") or tempfile.mkdtemp(prefix="notebook-gcc.")
+GCC_CACHE_OWN = not os.environ.get("NOTEBOOK_GCC_CACHE")
 GCC_ONCE = """#!{python}
 import hashlib, os, shutil, subprocess, sys
 args = sys.argv[1:]
 key = hashlib.sha256("\\0".join(args).encode())
-for a in args:
-    if a.endswith(".c"):
-        with open(a, "rb") as f:
-            key.update(f.read())
+sources = [a for a in args if a.endswith(".c")]
+for d in sorted(set(os.path.dirname(a) or "." for a in sources)):
+    sources += sorted(os.path.join(d, h) for h in os.listdir(d) if h.endswith(".h"))
+for a in sources:
+    key.update(("\\0" + a + "\\0").encode())
+    with open(a, "rb") as f:
+        key.update(f.read())
 out = args[args.index("-o") + 1] if "-o" in args[:-1] else None
 kept = os.path.join({cache!r}, key.hexdigest())
 if out and os.path.exists(kept):
@@ -393,7 +402,8 @@ if out and os.path.exists(kept):
     sys.exit(0)
 r = subprocess.run([{gcc!r}] + args).returncode
 if r == 0 and out:
-    shutil.copy2(out, kept)
+    shutil.copy2(out, kept + ".%d" % os.getpid())
+    os.replace(kept + ".%d" % os.getpid(), kept)
 sys.exit(r)
 """
 
@@ -418,6 +428,7 @@ def no_toolkit_env(tmp):
     # Every notebook builds the same checker with the same line: gcc builds
     # it once, and a notebook that asks again for the very same build (its
     # command line and its sources, byte for byte) is given that binary.
+    os.makedirs(GCC_CACHE, exist_ok=True)
     with open(os.path.join(stub, "gcc"), "w", encoding="utf-8") as f:
         f.write(GCC_ONCE.format(python=sys.executable, gcc=shutil.which("gcc", path=path),
                                 cache=GCC_CACHE))
@@ -680,7 +691,8 @@ def check_book(build, chapters):
 
 
 def cleanup():
-    shutil.rmtree(GCC_CACHE, ignore_errors=True)
+    if GCC_CACHE_OWN:
+        shutil.rmtree(GCC_CACHE, ignore_errors=True)
 
 
 def main():

@@ -38,6 +38,11 @@ if [ -z "$python" ]; then
         exit 1
     fi
 fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The group's check.py runs share what gcc built for the notebooks (see
+# GCC_CACHE in check.py): the checker is the book's and the fixture's.
+export NOTEBOOK_GCC_CACHE=$tmp/gcc
 "$python" tests/notebooks/check.py "$B" "${chapters[@]}" || failed=1
 # What follows tests the notebooks' making on fixtures, whatever the book
 # holds: make check CHAPTER=x leaves it to the whole check.
@@ -50,8 +55,6 @@ fi
 # (tests/fixtures/tangle.nw: references in references, indented by tabs and
 # blanks, two on a line, a label of two pieces, blank lines at a piece's
 # end, an empty chunk, << that is code, a name with $ and {}).
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fixture_book "$tmp/book"
 cp tests/fixtures/runs.nw tests/fixtures/tangle.nw "$tmp/book/chapters/"
 printf 'twice-used\ttangle\ntwice-used\t1\t2026-12-02\t%s\n' \

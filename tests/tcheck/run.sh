@@ -33,8 +33,10 @@ san=$work/san
 mkdir -p "$san" "$work/tools" "$work/bin"
 export ASAN_OPTIONS="log_path=$san/asan:detect_leaks=1"
 # The checks run once a variant, a line at a time (the loops of pair_...),
-# go without the leak check, which costs each run more than the rest of
-# ASan: every other run, the pair's own check among them, has it.
+# and the checks and pendings of the variant batches go without the leak
+# check, which costs each run more than the rest of ASan: they test what
+# tcheck prints of a variant, on the code paths of the pair's own check
+# and pending, which have it, as every other run does.
 loop_asan="log_path=$san/asan:detect_leaks=0"
 export UBSAN_OPTIONS="log_path=$san/ubsan:halt_on_error=1:print_stacktrace=1"
 
@@ -323,7 +325,7 @@ batch() {
             print o[$1] >(d "/batch.orig")
         }' "$E" "$pd/out" "$1"
     { sed '/^--- output ---$/q' "$D/$slug.txt" && cat "$pd/batch.orig"; } >"$pd/bt/$slug.txt"
-    run "$TC" check "$pd/batch.expect" "$pd/bt" "$pd/batch.out" 0
+    ASAN_OPTIONS=$loop_asan run "$TC" check "$pd/batch.expect" "$pd/bt" "$pd/batch.out" 0
 }
 
 # culprits WANT: the labels of the last batch's variants that tcheck
@@ -331,7 +333,7 @@ batch() {
 # the variants that matched a line; where it is $pd/batch.expect, those
 # that did not.
 culprits() {
-    run "$TC" pending "$pd/batch.expect" "$pd/batch.out"
+    ASAN_OPTIONS=$loop_asan run "$TC" pending "$pd/batch.expect" "$pd/batch.out"
     norm "$1" | awk -v got="$work/o" '
         function variant(x) { return x ~ /^=== variant .* ===$/ }
         { if (s != "") want[s] = $0; s = variant($0) ? $0 : ""; if (s != "") order[++n] = s }
@@ -1132,6 +1134,26 @@ run "$TC" check "$work/long.expect" "$work/none" "$work/long.out" 0
 n=$(wc -l <"$work/o")
 [ "$rc" -eq 1 ] && [ "$n" -lt 60 ] && grep -q "more diff lines not shown" "$work/o" && rc=0 || rc=1
 result tcheck/diff-capped "$rc" "exit $rc, $n lines"
+
+# Each kind of difference noted at its line, ten notes at most: a line
+# changed, two together, one missing, one added, a hole given no number;
+# the differences among matching lines, as the variant batches have them
+# (which go without the leak check).
+awk 'BEGIN { for (i = 1; i <= 60; i++) printf "row %d value {{int}}\n", i }' >"$work/dl.expect"
+awk 'BEGIN { for (i = 1; i <= 60; i++) {
+        if (i == 17) continue
+        r = (i % 5 == 0 && i != 5) || i == 14 ? "ROW" : "row"
+        printf "%s %d value %s\n", r, i, i == 5 ? "many" : i * 7
+        if (i == 33) print "an extra line" } }' >"$work/dl.out"
+run "$TC" check "$work/dl.expect" "$work/none" "$work/dl.out" 0
+[ "$rc" -eq 1 ] && [ "$(head -n 1 "$work/o")" = "FAIL: 15 differing lines" ] &&
+    grep -qxF "$work/dl.expect:5: {{int}} needs a whole number, got 'many'" "$work/o" &&
+    grep -qxF "$work/dl.expect:14: lines 14-15 do not match $work/dl.out lines 14-15" "$work/o" &&
+    grep -qxF "$work/dl.expect:17: missing from $work/dl.out" "$work/o" &&
+    grep -qxF "$work/dl.expect:34: $work/dl.out line 33 not in the expectation (before this line)" "$work/o" &&
+    [ "$(grep -c "^$work/dl.expect:[0-9]*: " "$work/o")" -eq 11 ] &&
+    grep -qx '\.\.\. and 4 more differences' "$work/o" && rc=0 || rc=1
+result tcheck/diff-notes-each-difference "$rc" "exit $rc: $(head -n 14 "$work/o" | tr '\n' '|')"
 
 # A number hole that is given no number says which hole and why.
 for v in nan inf -1; do

@@ -592,7 +592,9 @@ pair_extra_line() {
     result "$pn/extra-line-fails" "$([ -z "$bad" ] && echo 0 || echo 1)" "lines added after these that passed: $bad"
 }
 
-# A literal line swapped with the next, or moved to the end, fails.
+# A literal line swapped with the next, or moved to the end, fails. (The
+# line before the last swapped is the line moved to the end, and the last
+# moved is the output: each checked once, or not at all.)
 pair_reordered_line() {
     bad=
     for l in $lits; do
@@ -601,6 +603,7 @@ pair_reordered_line() {
         awk -v l="$l" 'NR == l { held = $0; next } { print } END { print held }' "$pd/out" >"$pd/v2"
         for v in "$pd/v1" "$pd/v2"; do
             cmp -s "$v" "$pd/out" && continue
+            [ "$v" = "$pd/v2" ] && cmp -s "$pd/v1" "$pd/v2" && continue
             ASAN_OPTIONS=$loop_asan run "$TC" check "$E" "$D" "$v" 0
             [ "$rc" -eq 1 ] || bad="${bad:+$bad, }line $l (exit $rc)"
         done

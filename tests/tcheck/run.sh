@@ -15,11 +15,11 @@
 # fixture NAME_ncu is a profile and one with a NAME.run a run, and their
 # transcripts record their program's compile line, as the book's do. Every
 # pair under evidence/ gets the evidence lint and a check of its output,
-# with a plain build (an expectation with no transcript yet is paired with
-# a transcript made by filling its holes). One line per case, "PASS name"
-# or "FAIL name: why", then "N passed, N failed"; exit status 1 if any case
-# failed. No set -e: a tool that misbehaves fails the cases it spoils, and
-# the rest still run.
+# by the build's own tcheck, built without the sanitizers ($B/tools/tcheck;
+# an expectation with no transcript yet is paired with a transcript made by
+# filling its holes). One line per case, "PASS name" or "FAIL name: why",
+# then "N passed, N failed"; exit status 1 if any case failed. No set -e: a
+# tool that misbehaves fails the cases it spoils, and the rest still run.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,13 +62,16 @@ if ! (cd "$work/alone" && $CC $SANITIZE \
     exit 1
 fi
 TC=$work/tools/tcheck
-# A plain build, where memory safety is not the subject: the book's own
-# pairs, and the memory limits (AddressSanitizer alone reserves more).
-if ! (cd "$work/alone" && $CC -std=c11 -O2 -o "$work/tcheck-plain" tcheck.c); then
-    echo "FAIL build: $made does not build alone with $CC -O2"
+# Where memory safety is not the subject, the book's own pairs and the
+# memory limits (AddressSanitizer alone reserves more), the build's tcheck,
+# of the same parts, built without the sanitizers (make check makes it
+# first).
+TP=${B:-build}/tools/tcheck
+case $TP in /*) ;; *) TP=$root/$TP ;; esac
+if [ ! -x "$TP" ]; then
+    echo "FAIL build: no $TP; make builds it"
     exit 1
 fi
-TP=$work/tcheck-plain
 PC="$root/tools/evidence/progcheck.sh"
 
 npass=0
@@ -771,7 +774,7 @@ holes_filled() {
 
 # book_pair NAME EXPECT TRANSCRIPT: what a recorded pair gets: the evidence
 # lint, and its output checked against the expectation and the transcripts
-# beside it. The plain build: the fixtures test memory safety.
+# beside it. The build's tcheck: the fixtures test memory safety.
 book_pair() {
     run "$TP" lint "$2" "$3"
     result "$1/lint" "$rc" "tcheck lint: $(head -n 1 "$work/o")$(head -n 1 "$work/e")"
@@ -1203,7 +1206,7 @@ result tcheck/diff "$rc" "exit $rc"
 
 # Memory is bounded by the expectation, not the output: 200 MB of output,
 # as lines and as one line of NULs, under a 1 GiB address-space limit. The
-# plain build: AddressSanitizer alone reserves more than that.
+# build's tcheck: AddressSanitizer alone reserves more than that.
 printf 'ok\n' >"$work/big.expect"
 yes ok | head -c 200000000 >"$work/big.out"
 rc=0

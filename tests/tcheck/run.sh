@@ -51,16 +51,27 @@ if [ ! -f "$made" ]; then
     echo "FAIL build: no $made; make builds it"
     exit 1
 fi
-# It compiles alone, where no header of the book can be found: in a
-# folder of its own, with no -I.
-mkdir -p "$work/alone"
-cp "$made" "$work/alone/tcheck.c"
-# shellcheck disable=SC2086 # SANITIZE is a list of flags
-if ! (cd "$work/alone" && $CC $SANITIZE \
-    -o "$work/tools/tcheck" tcheck.c); then
-    echo "FAIL build: $made does not build alone with $CC and the sanitizers"
+# It compiles alone, where no header of the book can be found: in the GPU
+# bundle, by its Makefile's rule (tools/evidence/bundle.mk), with the
+# sanitizers' flags. That one build is the tcheck of every test below that
+# is of memory safety, the bundle's own included (tests the bundle's other
+# files, from "The GPU bundle" on, under $bd).
+bd=$work/bundle
+mkdir -p "$bd/src" "$bd/tools" "$bd/evidence/demo"
+cp "$root/tools/evidence/bundle.mk" "$bd/Makefile"
+cp "$root/tools/compile.mk" "$bd/compile.mk"
+cp "$made" "$root/tools/evidence/gpuinfo.c" "$root/tools/evidence/progcheck.sh" "$bd/tools/"
+printf 'PROGRAMS := demo skipper\nCOMMIT := 0123abc\n' >"$bd/programs.mk"
+bmake() {
+    make -s -C "$bd" NVCC="$work/fake-nvcc" CC="$CC" \
+        TCHECK_CFLAGS="$SANITIZE" "$@"
+}
+if ! bmake tools/tcheck >"$work/o" 2>&1; then
+    tail -n 20 "$work/o" | sed 's/^/    /'
+    echo "FAIL build: $made does not build alone with $CC and the sanitizers (the bundle's make tools/tcheck)"
     exit 1
 fi
+cp "$bd/tools/tcheck" "$work/tools/tcheck"
 TC=$work/tools/tcheck
 # Where memory safety is not the subject, the book's own pairs and the
 # memory limits (AddressSanitizer alone reserves more), the build's tcheck,
@@ -92,6 +103,14 @@ result() {
         nfail=$((nfail + 1))
     fi
 }
+
+# The tests prove memory safety only of a tcheck that runs under the
+# sanitizers: one the bundle's make built without them (TCHECK_CFLAGS not
+# passed on, say) would pass them all. It calls into both runtimes.
+sanitized=$(nm "$TC" 2>&1 | awk '/ __asan_init/ { a = "asan" } / __ubsan_handle_/ { u = "ubsan" }
+    END { printf "%s", a (a && u ? " " : "") u }')
+[ "$sanitized" = "asan ubsan" ] && rc=0 || rc=1
+result tcheck/built-with-asan-and-ubsan "$rc" "the symbols of $TC show '$sanitized', not 'asan ubsan'"
 
 # run RC_VAR CMD...: run CMD with stdout to $work/o, stderr to $work/e.
 run() {
@@ -1229,72 +1248,68 @@ rm -f "$work/big.out"
 unset MOCK_OUT FAKE_GPUINFO TOOLS BIN EVIDENCE GPUINFO NVCC COMMIT PC_PIDFILE SRC
 
 # ---------------------------------------------------------------------
-# The GPU bundle, made by hand: a stand-in nvcc "compiles" shell scripts.
+# The GPU bundle, made by hand ($bd, its tcheck built first, above): a
+# stand-in nvcc "compiles" shell scripts.
 
-if command -v make >/dev/null 2>&1; then
-    bd=$work/bundle
-    mkdir -p "$bd/src" "$bd/tools" "$bd/evidence/demo"
-    cp "$root/tools/evidence/bundle.mk" "$bd/Makefile"
-    cp "$root/tools/compile.mk" "$bd/compile.mk"
-    cp "$made" "$root/tools/evidence/gpuinfo.c" "$root/tools/evidence/progcheck.sh" "$bd/tools/"
-    printf 'PROGRAMS := demo skipper\nCOMMIT := 0123abc\n' >"$bd/programs.mk"
-    printf '#!/bin/sh\ncat <<"END"\n%s\nEND\n' "$(cat "$fixtures/demo.out")" >"$bd/src/demo.cu"
-    printf '#!/bin/sh\necho "GPU: Fixture GPU X1"\necho "needs 16 GiB of device memory" >&2\nexit 77\n' >"$bd/src/skipper.cu"
-    cp "$fixtures/demo.expect" "$bd/evidence/"
-    "$TC" transcript "$work/h" "$fixtures/demo.out" >"$bd/evidence/demo/fixture-gpu-x1.txt"
-    printf 'GPU: {{gpu}}\n' >"$bd/evidence/skipper.expect"
-    mkdir -p "$bd/evidence/skipper"
-    printf 'GPU: Fixture GPU X1\n' >"$work/sk.out"
-    header "$work/hs" skipper "Fixture GPU X1"
-    echo "fingerprint: $("$TC" fingerprint -c "$work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o skipper skipper.cu" \
-        -v "release 13.0, V13.0.88" "$bd/src/skipper.cu")" >>"$work/hs"
-    "$TC" transcript "$work/hs" "$work/sk.out" >"$bd/evidence/skipper/fixture-gpu-x1.txt"
-    sed -n '3,7p' "$work/h" >"$bd/gpuinfo.txt"
-    export FAKE_GPUINFO="$bd/gpuinfo.txt" FAKE_GPUINFO_PROG="$work/tools/fake-gpuinfo"
-    bmake() {
-        make -s -C "$bd" NVCC="$work/fake-nvcc" CC="$CC" \
-            TCHECK_CFLAGS="$SANITIZE" "$@"
-    }
-    run bmake
-    result bundle/build "$rc" "$(tail -n 3 "$work/e" | tr '\n' ' ')"
-    run bmake check
-    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "1 passed, 0 failed, 1 skipped" ] &&
-        grep -q "^SKIP skipper: needs 16 GiB of device memory$" "$work/o" && rc=0 || rc=1
-    result bundle/check "$rc" "$(tr '\n' '|' <"$work/o")$(tail -n 2 "$work/e")"
-    run bmake record PROG=demo
-    [ "$rc" -eq 0 ] && grep -q "^compile: $work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu$" \
-        "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
-        grep -q "^commit: 0123abc$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
-        grep -q "^nvcc: release 13.0, V13.0.88$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
-        grep -qxF "fingerprint: $("$TC" fingerprint -c "$work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu" \
-            -v "release 13.0, V13.0.88" "$bd/src/demo.cu")" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" && rc=0 || rc=1
-    result bundle/record "$rc" "$(tr '\n' '|' <"$work/o")$(tail -n 2 "$work/e")"
-    run bmake accept PROG=demo
-    [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
-    result bundle/accept "$rc" "$(tr '\n' '|' <"$work/o")"
-    run bmake compare PROG=demo
-    [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && grep -q "1.00" "$work/o" && rc=0 || rc=1
-    result bundle/compare "$rc" "$(tr '\n' '|' <"$work/o")"
-    run bmake verify PROG=demo OUTPUT="$fixtures/demo.out"
-    [ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
-    result bundle/verify "$rc" "$(tr '\n' '|' <"$work/o")"
-    run bmake lint
-    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "2 passed, 0 failed, 0 skipped" ] &&
-        grep -qx "PASS fresh evidence/demo/fixture-gpu-x1.txt" "$work/o" && rc=0 || rc=1
-    result bundle/lint "$rc" "$(tr '\n' '|' <"$work/o")"
-    # The code changed after the record: the transcript is stale.
-    cp "$bd/src/demo.cu" "$work/demo.cu.keep"
-    echo 'echo one more line' >>"$bd/src/demo.cu"
-    run bmake lint
-    [ "$rc" -ne 0 ] && grep -qx "FAIL fresh evidence/demo/fixture-gpu-x1.txt: stale: demo.cu changed" "$work/o" &&
-        grep -qF "record it again: make record PROG=demo on a GPU" "$work/o" && rc=0 || rc=1
-    result bundle/lint-stale "$rc" "$(tr '\n' '|' <"$work/o")"
-    cp "$work/demo.cu.keep" "$bd/src/demo.cu"
-    FAKE_NO_GPU=1 run bmake check
-    [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "0 passed, 0 failed, 2 skipped" ] && rc=0 || rc=1
-    result bundle/check-no-gpu "$rc" "$(tr '\n' '|' <"$work/o")"
-    unset FAKE_GPUINFO FAKE_GPUINFO_PROG
-fi
+printf '#!/bin/sh\ncat <<"END"\n%s\nEND\n' "$(cat "$fixtures/demo.out")" >"$bd/src/demo.cu"
+printf '#!/bin/sh\necho "GPU: Fixture GPU X1"\necho "needs 16 GiB of device memory" >&2\nexit 77\n' >"$bd/src/skipper.cu"
+cp "$fixtures/demo.expect" "$bd/evidence/"
+"$TC" transcript "$work/h" "$fixtures/demo.out" >"$bd/evidence/demo/fixture-gpu-x1.txt"
+printf 'GPU: {{gpu}}\n' >"$bd/evidence/skipper.expect"
+mkdir -p "$bd/evidence/skipper"
+printf 'GPU: Fixture GPU X1\n' >"$work/sk.out"
+header "$work/hs" skipper "Fixture GPU X1"
+echo "fingerprint: $("$TC" fingerprint -c "$work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o skipper skipper.cu" \
+    -v "release 13.0, V13.0.88" "$bd/src/skipper.cu")" >>"$work/hs"
+"$TC" transcript "$work/hs" "$work/sk.out" >"$bd/evidence/skipper/fixture-gpu-x1.txt"
+sed -n '3,7p' "$work/h" >"$bd/gpuinfo.txt"
+export FAKE_GPUINFO="$bd/gpuinfo.txt" FAKE_GPUINFO_PROG="$work/tools/fake-gpuinfo"
+# make builds the programs and gpuinfo, and tcheck too, were it not built:
+# its rule, which built it above, is one of what make makes (-W: as if
+# tools/tcheck.c were new; -n: saying it, not doing it).
+run bmake
+rc2=$rc
+bmake -n -W tools/tcheck.c >"$work/n" 2>&1
+[ "$rc2" -eq 0 ] && [ -x "$bd/bin/demo" ] && [ -x "$bd/tools/gpuinfo" ] &&
+    grep -qF -- "-o tools/tcheck tools/tcheck.c" "$work/n" && rc=0 || rc=1
+result bundle/build "$rc" "exit $rc2: $(tail -n 3 "$work/e" | tr '\n' ' '); make -n -W tools/tcheck.c: $(head -n 3 "$work/n" | tr '\n' ' ')"
+run bmake check
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "1 passed, 0 failed, 1 skipped" ] &&
+    grep -q "^SKIP skipper: needs 16 GiB of device memory$" "$work/o" && rc=0 || rc=1
+result bundle/check "$rc" "$(tr '\n' '|' <"$work/o")$(tail -n 2 "$work/e")"
+run bmake record PROG=demo
+[ "$rc" -eq 0 ] && grep -q "^compile: $work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu$" \
+    "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
+    grep -q "^commit: 0123abc$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
+    grep -q "^nvcc: release 13.0, V13.0.88$" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" &&
+    grep -qxF "fingerprint: $("$TC" fingerprint -c "$work/fake-nvcc -std=c++17 -O3 -arch=sm_75 -o demo demo.cu" \
+        -v "release 13.0, V13.0.88" "$bd/src/demo.cu")" "$bd/evidence/demo/fixture-gpu-x1.txt.pending" && rc=0 || rc=1
+result bundle/record "$rc" "$(tr '\n' '|' <"$work/o")$(tail -n 2 "$work/e")"
+run bmake accept PROG=demo
+[ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
+result bundle/accept "$rc" "$(tr '\n' '|' <"$work/o")"
+run bmake compare PROG=demo
+[ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && grep -q "1.00" "$work/o" && rc=0 || rc=1
+result bundle/compare "$rc" "$(tr '\n' '|' <"$work/o")"
+run bmake verify PROG=demo OUTPUT="$fixtures/demo.out"
+[ "$rc" -eq 0 ] && grep -q "^PASS demo$" "$work/o" && rc=0 || rc=1
+result bundle/verify "$rc" "$(tr '\n' '|' <"$work/o")"
+run bmake lint
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "2 passed, 0 failed, 0 skipped" ] &&
+    grep -qx "PASS fresh evidence/demo/fixture-gpu-x1.txt" "$work/o" && rc=0 || rc=1
+result bundle/lint "$rc" "$(tr '\n' '|' <"$work/o")"
+# The code changed after the record: the transcript is stale.
+cp "$bd/src/demo.cu" "$work/demo.cu.keep"
+echo 'echo one more line' >>"$bd/src/demo.cu"
+run bmake lint
+[ "$rc" -ne 0 ] && grep -qx "FAIL fresh evidence/demo/fixture-gpu-x1.txt: stale: demo.cu changed" "$work/o" &&
+    grep -qF "record it again: make record PROG=demo on a GPU" "$work/o" && rc=0 || rc=1
+result bundle/lint-stale "$rc" "$(tr '\n' '|' <"$work/o")"
+cp "$work/demo.cu.keep" "$bd/src/demo.cu"
+FAKE_NO_GPU=1 run bmake check
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "0 passed, 0 failed, 2 skipped" ] && rc=0 || rc=1
+result bundle/check-no-gpu "$rc" "$(tr '\n' '|' <"$work/o")"
+unset FAKE_GPUINFO FAKE_GPUINFO_PROG
 
 # Named holes: {{float:NAME}} matches as {{float}} does, and tcheck quotes
 # gives each name's value with the transcript line it stands on; a name

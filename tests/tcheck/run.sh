@@ -38,7 +38,10 @@ export ASAN_OPTIONS="log_path=$san/asan:detect_leaks=1"
 # tcheck prints of a variant, on the code paths of the pair's own check
 # and pending, which have it, as every other run does.
 loop_asan="log_path=$san/asan:detect_leaks=0"
-export UBSAN_OPTIONS="log_path=$san/ubsan:halt_on_error=1:print_stacktrace=1"
+# UBSan, in ASan's runtime, writes its report to standard error whatever
+# log_path says, and then exits 1, as a check that fails does: exit status
+# 86 says it did (run keeps the report for result).
+export UBSAN_OPTIONS="log_path=$san/ubsan:halt_on_error=1:print_stacktrace=1:exitcode=86"
 
 CC=${CC:-cc}
 # The flags make builds the tools under the sanitizers with (make check
@@ -112,10 +115,14 @@ sanitized=$(nm "$TC" 2>&1 | awk '/ __asan_init/ { a = "asan" } / __ubsan_handle_
 [ "$sanitized" = "asan ubsan" ] && rc=0 || rc=1
 result tcheck/built-with-asan-and-ubsan "$rc" "the symbols of $TC show '$sanitized', not 'asan ubsan'"
 
-# run RC_VAR CMD...: run CMD with stdout to $work/o, stderr to $work/e.
+# run CMD...: run CMD with stdout to $work/o, stderr to $work/e, its exit
+# status in rc; UBSan's report, where it stopped CMD, to $san.
 run() {
     rc=0
     "$@" >"$work/o" 2>"$work/e" || rc=$?
+    if [ "$rc" -eq 86 ]; then
+        cp "$work/e" "$san/ubsan-stderr"
+    fi
 }
 
 # The output recorded in a transcript: every line after the separator.

@@ -31,13 +31,20 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/tcheck-tests.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 san=$work/san
 mkdir -p "$san" "$work/tools" "$work/bin"
-export ASAN_OPTIONS="log_path=$san/asan:detect_leaks=1"
-# The checks run once a variant, a line at a time (the loops of pair_...),
-# and the checks and pendings of the variant batches go without the leak
-# check, which costs each run more than the rest of ASan: they test what
-# tcheck prints of a variant, on the code paths of the pair's own check
-# and pending, which have it, as every other run does.
-loop_asan="log_path=$san/asan:detect_leaks=0"
+# The leak check costs each run more than the rest of ASan, and whether a
+# run leaks is a matter of the code it takes, which most runs take again:
+# those go without it (noleak_asan). They are the runs of the fixture
+# pairs, their variants included, but each pair's lint and compare and
+# every run of the pair tricky (progcheck's round trip of it included),
+# and progcheck's runs on the demo fixture but its lints and the runs in
+# keep_leaks there (a record's tcheck diff -o, a check -g that warns of no
+# transcript, ...). Every other run has it: between them the leak-checked
+# runs reach every line of tcheck.c that the group reaches (gcov says so,
+# of a build that notes each run's leak check), and a leak planted on
+# any of those lines fails a case.
+leak_asan="log_path=$san/asan:detect_leaks=1"
+noleak_asan="log_path=$san/asan:detect_leaks=0"
+export ASAN_OPTIONS="$leak_asan"
 # UBSan, in ASan's runtime, writes its report to standard error whatever
 # log_path says, and then exits 1, as a check that fails does: exit status
 # 86 says it did (run keeps the report for result).
@@ -354,7 +361,7 @@ batch() {
             print o[$1] >(d "/batch.orig")
         }' "$E" "$pd/out" "$1"
     { sed '/^--- output ---$/q' "$D/$slug.txt" && cat "$pd/batch.orig"; } >"$pd/bt/$slug.txt"
-    ASAN_OPTIONS=$loop_asan run "$TC" check "$pd/batch.expect" "$pd/bt" "$pd/batch.out" 0
+    run "$TC" check "$pd/batch.expect" "$pd/bt" "$pd/batch.out" 0
 }
 
 # culprits WANT: the labels of the last batch's variants that tcheck
@@ -362,7 +369,7 @@ batch() {
 # the variants that matched a line; where it is $pd/batch.expect, those
 # that did not.
 culprits() {
-    ASAN_OPTIONS=$loop_asan run "$TC" pending "$pd/batch.expect" "$pd/batch.out"
+    run "$TC" pending "$pd/batch.expect" "$pd/batch.out"
     norm "$1" | awk -v got="$work/o" '
         function variant(x) { return x ~ /^=== variant .* ===$/ }
         { if (s != "") want[s] = $0; s = variant($0) ? $0 : ""; if (s != "") order[++n] = s }
@@ -428,6 +435,8 @@ batch_passes() {
 # each a function of its own below, then, for two of the fixtures, the
 # same pair through progcheck.sh (pc_tests).
 pair_tests() {
+    # the leak check for tricky's runs, and the others' lint and compare
+    case $(basename "$2") in tricky.expect) ;; *) ASAN_OPTIONS=$noleak_asan ;; esac
     pair_setup "$@"
     pair_lint
     pair_identical
@@ -452,6 +461,7 @@ pair_tests() {
     # quoting: one with odd characters (tricky), one a run, named apart
     # from the program whose compile line it records (sweep_2_scatter).
     case $prog in tricky | sweep_2_scatter) pc_tests "$pn" "$prog" "$3"; pc_pairs=$((pc_pairs + 1)) ;; esac
+    ASAN_OPTIONS=$leak_asan
 }
 
 # pair_setup NAME EXPECT TRANSCRIPT: the pair as evidence in $pd/ev ($E, and
@@ -483,7 +493,7 @@ pair_setup() {
 }
 
 pair_lint() {
-    run "$TC" lint "$E" "$D/$slug.txt"
+    ASAN_OPTIONS=$leak_asan run "$TC" lint "$E" "$D/$slug.txt"
     result "$pn/lint" "$rc" "tcheck lint: $(head -n 1 "$work/o")$(head -n 1 "$work/e")"
 }
 
@@ -517,7 +527,7 @@ pair_literal_line_named() {
         awk -v l="$l" 'NR == l && $0 != "" { $0 = (substr($0, 1, 1) == "#" ? "@" : "#") substr($0, 2) } { print }' \
             "$pd/out" >"$pd/v"
         cmp -s "$pd/v" "$pd/out" && continue
-        ASAN_OPTIONS=$loop_asan run "$TC" check "$E" "$D" "$pd/v" 0
+        run "$TC" check "$E" "$D" "$pd/v" 0
         if [ "$rc" -ne 1 ] || ! grep -q "^$E:$l: " "$work/o"; then
             bad="${bad:+$bad, }$l (exit $rc)"
         fi
@@ -574,7 +584,7 @@ pair_device_changed() {
         if [ "$1" = gpu ]; then [ "$vk" = gpu ] || continue; else [ "$vk" != gpu ] || continue; fi
         [ "$vv" = "$new" ] && new=7
         edit "$pd/out" "$vl" "$vc" "$vn" "$new" >"$pd/v"
-        ASAN_OPTIONS=$loop_asan run "$TC" check "$E" "$D" "$pd/v" 0
+        run "$TC" check "$E" "$D" "$pd/v" 0
         want=$4
         [ "$1" = gpu ] && want=$4$new
         if [ "$rc" -ne "$3" ] || ! grep -q -- "$want" "$work/o"; then
@@ -600,7 +610,7 @@ pair_missing_line() {
     l=1
     while [ "$l" -le "$nl" ]; do
         awk -v l="$l" 'NR != l' "$pd/out" >"$pd/v"
-        ASAN_OPTIONS=$loop_asan run "$TC" check "$E" "$D" "$pd/v" 0
+        run "$TC" check "$E" "$D" "$pd/v" 0
         [ "$rc" -eq 1 ] || bad="${bad:+$bad, }$l (exit $rc)"
         l=$((l + 1))
     done
@@ -614,7 +624,7 @@ pair_extra_line() {
     while [ "$l" -le "$nl" ]; do
         awk -v l="$l" 'l == 0 && NR == 1 { print "an unexpected line" } { print } NR == l { print "an unexpected line" }' \
             "$pd/out" >"$pd/v"
-        ASAN_OPTIONS=$loop_asan run "$TC" check "$E" "$D" "$pd/v" 0
+        run "$TC" check "$E" "$D" "$pd/v" 0
         [ "$rc" -eq 1 ] || bad="${bad:+$bad, }$l (exit $rc)"
         l=$((l + 1))
     done
@@ -633,7 +643,7 @@ pair_reordered_line() {
         for v in "$pd/v1" "$pd/v2"; do
             cmp -s "$v" "$pd/out" && continue
             [ "$v" = "$pd/v2" ] && cmp -s "$pd/v1" "$pd/v2" && continue
-            ASAN_OPTIONS=$loop_asan run "$TC" check "$E" "$D" "$v" 0
+            run "$TC" check "$E" "$D" "$v" 0
             [ "$rc" -eq 1 ] || bad="${bad:+$bad, }line $l (exit $rc)"
         done
     done
@@ -700,7 +710,7 @@ pair_pending_keeps_holes() {
 
 # compare: one row per measured value, all 1.00 against itself.
 pair_compare() {
-    run "$TC" compare "$E" "$D/$slug.txt" "$pd/out"
+    ASAN_OPTIONS=$leak_asan run "$TC" compare "$E" "$D/$slug.txt" "$pd/out"
     rows=$(awk 'NR > 2 && $1 ~ /^[0-9]+$/' "$work/o" | wc -l)
     odd=$(awk 'NR > 2 && $1 ~ /^[0-9]+$/ && $NF != "1.00" && $NF != "-"' "$work/o" | wc -l)
     [ "$rc" -eq 0 ] && [ "$rows" -eq "$nmeasured" ] && [ "$odd" -eq 0 ] && rc=0 || rc=1
@@ -859,6 +869,15 @@ done
 # ---------------------------------------------------------------------
 # progcheck.sh on the demo fixture: what a pair cannot show
 
+# progcheck's runs of tcheck here go without the leak check, but in
+# keep_leaks CMD...: CMD with it. Every lint keeps it (the paths of
+# lint-tree are each case's own), and the runs that take code that no
+# leak-checked case elsewhere takes.
+ASAN_OPTIONS=$noleak_asan
+keep_leaks() {
+    ASAN_OPTIONS=$leak_asan "$@"
+}
+
 fx_setup() {
     fr=$work/fx
     rm -rf "$fr"
@@ -882,7 +901,7 @@ mv "$fr/ev/demo.expect" "$fr/demo.expect"
 run sh "$PC" check demo
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: no expectation .*make record PROG=demo" "$work/o" && rc=0 || rc=1
 result progcheck/missing-expectation-fails "$rc" "$(head -n 1 "$work/o")"
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: no expectation .*make record PROG=demo" "$work/o" && rc=0 || rc=1
 result progcheck/lint-missing-expectation "$rc" "$(head -n 1 "$work/o")"
 mv "$fr/demo.expect" "$fr/ev/demo.expect"
@@ -890,7 +909,7 @@ rm "$fr/ev/demo/fixture-gpu-x1.txt"
 run sh "$PC" check demo
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: no transcript .*make record PROG=demo" "$work/o" && rc=0 || rc=1
 result progcheck/missing-transcript-fails "$rc" "$(head -n 1 "$work/o")"
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: no transcript .*make record PROG=demo" "$work/o" && rc=0 || rc=1
 result progcheck/lint-missing-transcript "$rc" "$(head -n 1 "$work/o")"
 
@@ -899,14 +918,14 @@ fx_setup
 cp "$fixtures/demo.expect" "$fr/ev/gone.expect"
 mkdir -p "$fr/ev/old"
 echo notes >"$fr/ev/notes.txt"
-run sh "$PC" --count lint demo
+keep_leaks run sh "$PC" --count lint demo
 [ "$rc" -eq 1 ] && grep -q "^PASS demo$" "$work/o" &&
     grep -q "^FAIL gone: .*gone.expect belongs to no program" "$work/o" &&
     grep -q "^FAIL old: .*old belongs to no program" "$work/o" &&
     grep -q "^FAIL notes.txt: .*is not evidence" "$work/o" &&
     [ "$(tail -n 1 "$work/o")" = "1 passed, 3 failed, 0 skipped" ] && rc=0 || rc=1
 result progcheck/lint-orphans "$rc" "$(tr '\n' '|' <"$work/o")"
-run sh "$PC" lint
+keep_leaks run sh "$PC" lint
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: .*demo.expect belongs to no program" "$work/o" && rc=0 || rc=1
 result progcheck/lint-program-gone "$rc" "$(tr '\n' '|' <"$work/o")"
 
@@ -915,33 +934,33 @@ result progcheck/lint-program-gone "$rc" "$(tr '\n' '|' <"$work/o")"
 # once it is not.
 fx_setup
 echo 'demo --twice' >"$fr/ev/demo_twice.run"
-run sh "$PC" --count lint demo
+keep_leaks run sh "$PC" --count lint demo
 [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$work/o")" = "1 passed, 0 failed, 0 skipped" ] && rc=0 || rc=1
 result progcheck/lint-run-of-a-program "$rc" "$(tr '\n' '|' <"$work/o")"
 echo 'gone --twice' >"$fr/ev/demo_twice.run"
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc" -eq 1 ] && grep -q "^FAIL gone: .*demo_twice.run belongs to no program" "$work/o" && rc=0 || rc=1
 result progcheck/lint-run-of-no-program "$rc" "$(tr '\n' '|' <"$work/o")"
 
 fx_setup
 t=$fr/ev/demo/fixture-gpu-x1.txt
 sed 's/^sms: 40$/sms: forty/' "$t" >"$work/t" && cp "$work/t" "$t"
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: $t:5: sms is not a whole number" "$work/o" && rc=0 || rc=1
 result progcheck/lint-bad-header "$rc" "$(head -n 1 "$work/o")"
 sed '/^commit: /d' "$t" >"$work/t" && cp "$work/t" "$t"
-run "$TC" lint "$fr/ev/demo.expect" "$t"
+keep_leaks run "$TC" lint "$fr/ev/demo.expect" "$t"
 [ "$rc" -eq 1 ] && grep -q 'no "commit:" line' "$work/o" && rc=0 || rc=1
 result tcheck/lint-missing-header-line "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
 fx_setup
 mv "$fr/ev/demo/fixture-gpu-x1.txt" "$fr/ev/demo/tesla-t4.txt"
-run "$TC" lint "$fr/ev/demo.expect" "$fr/ev/demo/tesla-t4.txt"
+keep_leaks run "$TC" lint "$fr/ev/demo.expect" "$fr/ev/demo/tesla-t4.txt"
 [ "$rc" -eq 1 ] && grep -q 'so the file is fixture-gpu-x1.txt' "$work/o" && rc=0 || rc=1
 result tcheck/lint-file-named-for-gpu "$rc" "$(head -n 1 "$work/o")"
 fx_setup
 awk '{ print } /^--- output ---$/ { print "an extra line" }' "$fr/ev/demo/fixture-gpu-x1.txt" >"$work/t"
 cp "$work/t" "$fr/ev/demo/fixture-gpu-x1.txt"
-run "$TC" lint "$fr/ev/demo.expect" "$fr/ev/demo/fixture-gpu-x1.txt"
+keep_leaks run "$TC" lint "$fr/ev/demo.expect" "$fr/ev/demo/fixture-gpu-x1.txt"
 [ "$rc" -eq 1 ] && grep -q 'fixture-gpu-x1.txt:12: the output does not match' "$work/o" && rc=0 || rc=1
 result tcheck/lint-body-mismatch "$rc" "$(head -n 1 "$work/o")"
 
@@ -953,7 +972,7 @@ printf '%s\n' "GPU: {{gpu}} (compute capability {{device}}), {{device}} SMs" "--
 mkdir -p "$work/sep/demo"
 cp "$work/sep.expect" "$work/sep/demo.expect"
 cp "$work/demo-sep.txt" "$work/sep/demo/fixture-gpu-x1.txt"
-run "$TC" lint "$work/sep/demo.expect" "$work/sep/demo/fixture-gpu-x1.txt"
+keep_leaks run "$TC" lint "$work/sep/demo.expect" "$work/sep/demo/fixture-gpu-x1.txt"
 result tcheck/separator-in-output "$rc" "$(head -n 2 "$work/o" | tr '\n' ' ')"
 
 # record, then accept, on a changed output: the pending expectation keeps
@@ -963,7 +982,7 @@ cp -R "$fr/ev" "$fr/ev.before"
 sed -e 's/^every result matched the CPU reference$/every result matched the CPU reference, twice/' \
     -e 's/^hillis-steele               1.234 /hillis-steele               9.999 /' \
     "$fixtures/demo.out" >"$fr/new"
-MOCK_OUT="$fr/new" run sh "$PC" record demo
+MOCK_OUT="$fr/new" keep_leaks run sh "$PC" record demo
 ok=1
 [ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: the output does not match" "$work/o" &&
     diff -r -x '*.pending' "$fr/ev.before" "$fr/ev" >/dev/null &&
@@ -971,7 +990,7 @@ ok=1
     cmp -s - "$fr/ev/demo.expect.pending" &&
         [ -f "$fr/ev/demo/fixture-gpu-x1.txt.pending" ] && ok=0
 result progcheck/record-changed-output "$ok" "$(head -n 1 "$work/o"); $(find "$fr/ev" | tr '\n' ' ')"
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: pending evidence not accepted" "$work/o" && rc=0 || rc=1
 result progcheck/lint-notes-pending "$rc" "$(head -n 1 "$work/o")"
 MOCK_OUT="$fr/new" run sh "$PC" check demo
@@ -983,7 +1002,7 @@ run sh "$PC" accept demo
 result progcheck/accept "$rc" "$(head -n 3 "$work/o" | tr '\n' ' ')"
 MOCK_OUT="$fr/new" run sh "$PC" check demo
 rc2=$rc
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc2" -eq 0 ] && [ "$rc" -eq 0 ] && rc=0 || rc=1
 result progcheck/check-after-accept "$rc" "$(head -n 1 "$work/o")"
 run sh "$PC" accept demo
@@ -994,7 +1013,7 @@ result progcheck/accept-nothing-pending "$rc" "$(head -n 1 "$work/o")"
 fx_setup
 sed 's/Fixture GPU X1/Fixture GPU X2/' "$fr/gpuinfo" >"$fr/gpuinfo2"
 sed 's/Fixture GPU X1/Fixture GPU X2/' "$fixtures/demo.out" >"$fr/out2"
-FAKE_GPUINFO="$fr/gpuinfo2" MOCK_OUT="$fr/out2" run sh "$PC" check demo
+FAKE_GPUINFO="$fr/gpuinfo2" MOCK_OUT="$fr/out2" keep_leaks run sh "$PC" check demo
 [ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: no transcript for Fixture GPU X2" "$work/o" && rc=0 || rc=1
 result progcheck/other-gpu-warns "$rc" "$(head -n 1 "$work/o")"
 FAKE_GPUINFO="$fr/gpuinfo2" MOCK_OUT="$fr/out2" run sh "$PC" record demo
@@ -1007,7 +1026,7 @@ FAKE_GPUINFO="$fr/gpuinfo2" MOCK_OUT="$fr/out3" run sh "$PC" record demo
 run sh "$PC" accept demo
 [ "$rc" -eq 0 ] && grep -q "^PASS demo (warning: no longer matching .*fixture-gpu-x1.txt; record them again" "$work/o" && rc=0 || rc=1
 result progcheck/accept-names-stale-transcripts "$rc" "$(head -n 1 "$work/o")"
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc" -eq 1 ] && grep -q "^FAIL demo: .*fixture-gpu-x1.txt:12: the output does not match" "$work/o" && rc=0 || rc=1
 result progcheck/lint-stale-transcript "$rc" "$(head -n 1 "$work/o")"
 
@@ -1028,7 +1047,7 @@ run sh "$PC" record demo
 result progcheck/record-new-program "$rc" "$(head -n 1 "$work/o")"
 run sh "$PC" accept demo
 rc2=$rc
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 [ "$rc2" -eq 0 ] && [ "$rc" -eq 0 ] && rc=0 || rc=1
 result progcheck/accept-new-program "$rc" "$(head -n 1 "$work/o")"
 
@@ -1038,7 +1057,7 @@ fx_setup
 echo "an expectation proposed for an earlier output" >"$fr/ev/demo.expect.pending"
 echo "not a transcript" >"$fr/ev/demo/other.txt.pending"
 cp "$fr/ev/demo/fixture-gpu-x1.txt" "$fr/ev/demo/fixture-gpu-x1.txt.pending"
-run sh "$PC" check demo
+keep_leaks run sh "$PC" check demo
 [ "$rc" -eq 0 ] && [ ! -f "$fr/ev/demo.expect.pending" ] && [ ! -f "$fr/ev/demo/other.txt.pending" ] &&
     [ -f "$fr/ev/demo/fixture-gpu-x1.txt.pending" ] && rc=0 || rc=1
 result progcheck/check-removes-stale-pending "$rc" "$(tr '\n' '|' <"$work/o")"
@@ -1075,7 +1094,7 @@ if command -v git >/dev/null 2>&1; then
     run sh "$PC" record demo
     c2=$(sed -n 's/^commit: //p' "$fr/ev/demo/fixture-gpu-x1.txt.pending")
     echo "edited" >>"$fr/chapter.nw"
-    run sh "$PC" record demo
+    keep_leaks run sh "$PC" record demo
     c3=$(sed -n 's/^commit: //p' "$fr/ev/demo/fixture-gpu-x1.txt.pending")
     [ "$rc2" -eq 0 ] && [ "$c1" = "$head" ] && [ "$c2" = "$head" ] && [ "$c3" = "$head-dirty" ] && rc=0 || rc=1
     result progcheck/record-commit-from-git "$rc" "HEAD $head; clean $c1, evidence edited $c2, chapter edited $c3"
@@ -1138,12 +1157,14 @@ result progcheck/writer-dies "$rc" "exit $rc, left: $left, $(head -n 1 "$work/o"
 # next record removes it.
 fx_setup
 head -c 100 "$fr/ev/demo/fixture-gpu-x1.txt" >"$fr/ev/demo/.tmp-12345-fixture-gpu-x1.txt.pending"
-run sh "$PC" lint demo
+keep_leaks run sh "$PC" lint demo
 rc2=$rc
 grep -q "interrupted record" "$work/o" || rc2=0
 run sh "$PC" record demo
 [ "$rc2" -eq 1 ] && [ "$rc" -eq 0 ] && [ ! -f "$fr/ev/demo/.tmp-12345-fixture-gpu-x1.txt.pending" ] && rc=0 || rc=1
 result progcheck/leftover-temporary "$rc" "lint exit $rc2, record exit $rc"
+
+ASAN_OPTIONS=$leak_asan
 
 # Usage errors.
 run sh "$PC" frobnicate demo

@@ -136,35 +136,42 @@ static int same_name(const char *a, const char *b) {
     return n == strcspn(b, "\n") && strncmp(a, b, n) == 0;
 }
 
-/* The pipeline's root pipelines, one for each of the n roots, into
- * DIR/ROOT. Returns 0, or 1 having said which file could not be written. */
-static int split(const struct lines *ls, const char *dir, char **roots,
-                 size_t nroots) {
-    struct chunk *cs = NULL;
-    size_t n = 0, cap = 0;
-    const char *file = NULL;
+/* A pipeline's code chunks, and its @file line (NULL where none comes
+ * before the first chunk). */
+struct chunks {
+    struct chunk *v;
+    size_t n, cap;
+    const char *file;
+};
+
+static void add_name(const char ***v, size_t *n, size_t *cap,
+                     const char *name) {
+    *v = nw_grow(*v, cap, *n + 1, sizeof **v);
+    (*v)[(*n)++] = name;
+}
+
+/* The code chunks of the pipeline ls, each with the line of the chapter
+ * it begins at (counting @nl and @index nl, as nt does). */
+static void read_chunks(const struct lines *ls, struct chunks *cs) {
     long line = 1;
     int incode = 0;
     for (size_t i = 0; i < ls->n; ++i) {
         const char *s = ls->v[i];
-        if (strncmp(s, "@file ", 6) == 0 && n == 0 && file == NULL) {
-            file = s;
+        if (strncmp(s, "@file ", 6) == 0 && cs->n == 0 && cs->file == NULL) {
+            cs->file = s;
         }
         if (strncmp(s, "@begin code ", 12) == 0) {
-            cs = nw_grow(cs, &cap, n + 1, sizeof *cs);
-            memset(&cs[n], 0, sizeof cs[n]);
-            cs[n].first = i;
-            cs[n].at = line;
-            ++n;
+            cs->v = nw_grow(cs->v, &cs->cap, cs->n + 1, sizeof *cs->v);
+            memset(&cs->v[cs->n], 0, sizeof cs->v[cs->n]);
+            cs->v[cs->n].first = i;
+            cs->v[cs->n++].at = line;
             incode = 1;
         }
-        struct chunk *c = n > 0 ? &cs[n - 1] : NULL;
+        struct chunk *c = cs->n > 0 ? &cs->v[cs->n - 1] : NULL;
         if (incode && strncmp(s, "@defn ", 6) == 0) {
-            c->defs = nw_grow(c->defs, &c->defs_cap, c->ndefs + 1, sizeof *c->defs);
-            c->defs[c->ndefs++] = s + 6;
+            add_name(&c->defs, &c->ndefs, &c->defs_cap, s + 6);
         } else if (incode && strncmp(s, "@use ", 5) == 0) {
-            c->uses = nw_grow(c->uses, &c->uses_cap, c->nuses + 1, sizeof *c->uses);
-            c->uses[c->nuses++] = s + 5;
+            add_name(&c->uses, &c->nuses, &c->uses_cap, s + 5);
         }
         if (strcmp(s, "@nl\n") == 0 || strcmp(s, "@index nl\n") == 0) {
             ++line;
@@ -174,74 +181,93 @@ static int split(const struct lines *ls, const char *dir, char **roots,
             incode = 0;
         }
     }
-    int status = 0;
-    char *keep = nw_xcalloc(n + 1, 1);
+}
+
+static int defines(const struct chunk *c, const char *name) {
+    for (size_t d = 0; d < c->ndefs; ++d) {
+        if (same_name(c->defs[d], name)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* keep[k] for each chunk that root reaches: those that define it, those
+ * that define the names they use, and so on, breadth first. */
+static void reach(const struct chunks *cs, const char *root, char *keep) {
     const char **queue = NULL;
-    size_t qcap = 0;
-    for (size_t r = 0; r < nroots && status == 0; ++r) {
-        /* The names the root reaches, breadth first, and the chunks that
-         * define them. */
-        memset(keep, 0, n + 1);
-        size_t nq = 0;
-        queue = nw_grow(queue, &qcap, 1, sizeof *queue);
-        queue[nq++] = roots[r];
-        for (size_t q = 0; q < nq; ++q) {
-            for (size_t k = 0; k < n; ++k) {
-                int defines = 0;
-                for (size_t d = 0; d < cs[k].ndefs && !defines; ++d) {
-                    defines = same_name(cs[k].defs[d], queue[q]);
+    size_t nq = 0, qcap = 0;
+    memset(keep, 0, cs->n + 1);
+    add_name(&queue, &nq, &qcap, root);
+    for (size_t q = 0; q < nq; ++q) {
+        for (size_t k = 0; k < cs->n; ++k) {
+            if (!defines(&cs->v[k], queue[q])) {
+                continue;
+            }
+            keep[k] = 1;
+            for (size_t u = 0; u < cs->v[k].nuses; ++u) {
+                size_t seen = 0;
+                while (seen < nq && !same_name(queue[seen], cs->v[k].uses[u])) {
+                    ++seen;
                 }
-                if (!defines) {
-                    continue;
-                }
-                keep[k] = 1;
-                for (size_t u = 0; u < cs[k].nuses; ++u) {
-                    size_t seen = 0;
-                    while (seen < nq && !same_name(queue[seen], cs[k].uses[u])) {
-                        ++seen;
-                    }
-                    if (seen == nq) {
-                        queue = nw_grow(queue, &qcap, nq + 1, sizeof *queue);
-                        queue[nq++] = cs[k].uses[u];
-                    }
+                if (seen == nq) {
+                    add_name(&queue, &nq, &qcap, cs->v[k].uses[u]);
                 }
             }
         }
-        struct nw_buf path = {NULL, 0, 0};
-        nw_buf_puts(&path, dir);
-        nw_buf_puts(&path, "/");
-        nw_buf_puts(&path, roots[r]);
-        FILE *out = fopen(path.s, "w");
-        if (out == NULL) {
-            nw_error(path.s, 0, "cannot write");
-            status = 1;
-        } else {
-            if (file != NULL) {
-                fputs(file, out);
-            }
-            for (size_t k = 0; k < n; ++k) {
-                if (!keep[k]) {
-                    continue;
-                }
-                fprintf(out, "@line %ld\n", cs[k].at + 1);
-                for (size_t l = cs[k].first; l <= cs[k].last; ++l) {
+    }
+    free(queue);
+}
+
+/* DIR/ROOT: the @file line, then each chunk kept after the line it
+ * begins at. Returns 0, or 1 having said that it cannot be written. */
+static int write_root(const struct lines *ls, const struct chunks *cs,
+                      const char *keep, const char *dir, const char *root) {
+    struct nw_buf path = {NULL, 0, 0};
+    nw_buf_puts(&path, dir);
+    nw_buf_puts(&path, "/");
+    nw_buf_puts(&path, root);
+    FILE *out = fopen(path.s, "w");
+    int status = out == NULL;
+    if (out != NULL) {
+        if (cs->file != NULL) {
+            fputs(cs->file, out);
+        }
+        for (size_t k = 0; k < cs->n; ++k) {
+            if (keep[k]) {
+                fprintf(out, "@line %ld\n", cs->v[k].at + 1);
+                for (size_t l = cs->v[k].first; l <= cs->v[k].last; ++l) {
                     fputs(ls->v[l], out);
                 }
             }
-            if (fclose(out) != 0) {
-                nw_error(path.s, 0, "cannot write");
-                status = 1;
-            }
         }
-        free(path.s);
+        status = fclose(out) != 0;
     }
-    for (size_t k = 0; k < n; ++k) {
-        free(cs[k].defs);
-        free(cs[k].uses);
+    if (status != 0) {
+        nw_error(path.s, 0, "cannot write");
     }
-    free(cs);
+    free(path.s);
+    return status;
+}
+
+/* The pipeline's root pipelines, one for each of the n roots, into
+ * DIR/ROOT. Returns 0, or 1 having said which file could not be written. */
+static int split(const struct lines *ls, const char *dir, char **roots,
+                 size_t nroots) {
+    struct chunks cs = {NULL, 0, 0, NULL};
+    read_chunks(ls, &cs);
+    char *keep = nw_xcalloc(cs.n + 1, 1);
+    int status = 0;
+    for (size_t r = 0; r < nroots && status == 0; ++r) {
+        reach(&cs, roots[r], keep);
+        status = write_root(ls, &cs, keep, dir, roots[r]);
+    }
+    for (size_t k = 0; k < cs.n; ++k) {
+        free(cs.v[k].defs);
+        free(cs.v[k].uses);
+    }
+    free(cs.v);
     free(keep);
-    free(queue);
     return status;
 }
 

@@ -99,7 +99,7 @@ SHELL := $(if $(BOOK_TXN),/bin/bash,tools/build-lock)
 .PRECIOUS: $(B)/tools/% $(B)/values/%.tsv $(B)/md/%.md $(B)/md/%.refs $(B)/md/%.run.md \
            $(B)/md/%.nav.yaml $(B)/md/%.nb.md $(B)/md/%.chunks $(B)/md/%.code.md $(B)/md/%.run.code.md $(B)/md/%.code.html $(B)/md/%.numbers.md $(B)/md/%.numbers.html $(B)/charts/%.gp $(B)/charts/%.narrow.gp $(B)/charts/%.md \
            $(B)/meta/%.tsv $(B)/meta/%.lines $(B)/meta/%.nwpipe \
-           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/md/%.fit.md $(B)/fresh/%.txt $(B)/fresh/%.asked
+           $(B)/fit/%.ptxas $(B)/fit/%.ptx $(B)/fit/%.values $(B)/md/%.fit.md $(B)/fresh/%.txt $(B)/fresh/%.asked
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .SECONDEXPANSION:
@@ -340,7 +340,7 @@ STAGE_LISTS := $(foreach s,pages fit notebooks snippets,$(B)/stamp/$(s).chapters
 # files, those of a transcript taken away); a figure.
 $(eval $(call stage-roots,src,%,$(B)/html/src/%))
 $(eval $(call stage-roots,programs,%.cu,$(B)/bin/% $(B)/deps/%.d))
-$(eval $(call stage-roots,fit,%.cu,$(B)/fit/%.ptx $(B)/fit/%.ptxas $(B)/values/%/tesla-t4.fit.tsv))
+$(eval $(call stage-roots,fit,%.cu,$(B)/fit/%.ptx $(B)/fit/%.ptxas $(B)/fit/%.values $(B)/values/%/tesla-t4.fit.tsv))
 $(eval $(call stage-roots,values,%.cu,$(B)/values/% $(B)/charts/% $(B)/html/charts/%))
 $(eval $(call stage-roots,figures,fig-%.cpp,$(B)/fig/fig-% $(B)/html/fig/%.svg))
 ROOT_LISTS := $(foreach s,src programs fit values figures,$(B)/stamp/$(s).roots)
@@ -656,10 +656,18 @@ $(B)/fit/%.ptxas: $(B)/fit/%.ptx | $(B)/fit
 $(B)/fit/%.ptx: $(B)/bin/% | $(B)/fit
 	$(Q)$(TRAP)$(NVCC) $(FIT_FLAGS) -ptx -o $@.tmp $(B)/lsrc/$*.cu && mv -f $@.tmp $@
 
-$(B)/values/%/tesla-t4.fit.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
+# The values are written where they change, and $(B)/fit/PROG.values notes
+# that they are as the code is: a code edit that leaves ptxas's report and
+# the block size as they were (a comment, a line in the host code) makes no
+# page that quotes them again, and every page quotes from every values
+# file. Where the values file is gone, its note is made again.
+$(B)/fit/%.values: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit) $$(if $$(wildcard $(B)/values/$$*/tesla-t4.fit.tsv),,FORCE)
 	$(call say,FIT,$*)
-	$(Q)$(TRAP)mkdir -p $(@D) && rm -f $(B)/values/tesla-t4.absent && \
-	$(t4-fit) values $* $(B)/fit/$*.ptxas $(B)/fit/$*.ptx > $@.tmp && mv -f $@.tmp $@
+	$(Q)trap 'rm -f $(B)/values/$*/tesla-t4.fit.tsv.tmp' EXIT; \
+	mkdir -p $(B)/values/$* && rm -f $(B)/values/tesla-t4.absent && \
+	$(t4-fit) values $* $(B)/fit/$*.ptxas $(B)/fit/$*.ptx > $(B)/values/$*/tesla-t4.fit.tsv.tmp && \
+	$(call update,$(B)/values/$*/tesla-t4.fit.tsv) && touch $@
+$(B)/values/%/tesla-t4.fit.tsv: $(B)/fit/%.values ;
 
 # Without nvcc there is no fit: the prose's T4 values are woven as not
 # computed, saying why (tools/lib/quote.h, GPU.absent), its claims skipped.
@@ -667,7 +675,7 @@ $(B)/values/%/tesla-t4.fit.tsv: $(B)/fit/%.ptxas $(B)/fit/%.ptx $(t4-fit)
 # of the code as it was then.
 ABSENT := $(if $(HAVE_NVCC),,$(B)/values/tesla-t4.absent)
 $(B)/values/tesla-t4.absent:
-	$(Q)$(TRAP)mkdir -p $(@D) && rm -f $(B)/values/*/tesla-t4.fit.tsv && \
+	$(Q)$(TRAP)mkdir -p $(@D) && rm -f $(B)/values/*/tesla-t4.fit.tsv $(B)/fit/*.values && \
 	echo "the T4 fit reads ptxas's report of the sm_75 code, and this build has no $(NVCC)" > $@.tmp && mv -f $@.tmp $@
 
 # A chapter's fit, every program of it in one section; the page shows it

@@ -216,9 +216,23 @@ if [ -n "$(command -v "${NVCC-nvcc}")" ]; then
     else
         fail "a header edit compiles its program again" "build/bin/zz was not compiled"
     fi
+    # The edit leaves the T4 fit's values as they were (a constant's
+    # spelling): their file keeps its time, and another chapter's page,
+    # which quotes from every values file, is not made again, though the
+    # fit is.
+    mk CHAPTERS="$all zz" build/html/tally.html >"$tmp/out" 2>&1
+    if [ ! "$book/build/fit/zz.ptxas" -nt "$tmp/mark" ]; then
+        fail "a code edit that leaves the T4 fit as it was makes no other chapter's page again" \
+            "the fit was not made again: $(head -2 "$tmp/out" | tr '\n' ' ')"
+    elif [ "$book/build/html/tally.html" -nt "$tmp/mark" ]; then
+        fail "a code edit that leaves the T4 fit as it was makes no other chapter's page again" "tally.html was"
+    else
+        pass "a code edit that leaves the T4 fit as it was makes no other chapter's page again"
+    fi
 else
     skip "a prose edit compiles nothing" "no nvcc"
     skip "a header edit compiles its program again" "no nvcc"
+    skip "a code edit that leaves the T4 fit as it was makes no other chapter's page again" "no nvcc"
 fi
 rm -f "$book/chapters/zz.nw"
 mk >"$tmp/out" 2>&1

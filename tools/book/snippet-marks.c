@@ -40,12 +40,16 @@ struct lines {
     size_t n, cap;
 };
 
+static void add_line(struct lines *ls, const char *s) {
+    ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
+    ls->v[ls->n++] = nw_xstrdup(s);
+}
+
 static void read_lines(FILE *in, struct lines *ls) {
     char *buf = NULL;
     size_t cap = 0;
     while (getline(&buf, &cap, in) != -1) {
-        ls->v = nw_grow(ls->v, &ls->cap, ls->n + 1, sizeof *ls->v);
-        ls->v[ls->n++] = nw_xstrdup(buf);
+        add_line(ls, buf);
     }
     free(buf);
 }
@@ -86,28 +90,35 @@ static void find_pieces(const struct lines *ls, char *first, char *last) {
     }
 }
 
-/* The pipeline, with the markers in the code of the labels' pieces. */
-static void put_marked(FILE *out, const struct lines *ls, const char *first,
-                       const char *last) {
+/* The pipeline, with the markers in the code of the labels' pieces, into
+ * out (empty). */
+static void mark(const struct lines *ls, const char *first, const char *last,
+                 struct lines *out) {
     int open_label = 0; /* inside the last piece of a label */
     for (size_t i = 0; i < ls->n; ++i) {
         const char *s = ls->v[i];
         if (open_label && strncmp(s, "@end code", 9) == 0) {
-            fputs("@text // end snippet\n@nl\n", out);
+            add_line(out, "@text // end snippet\n");
+            add_line(out, "@nl\n");
             open_label = 0;
         }
-        fputs(s, out);
+        add_line(out, s);
         if (strncmp(s, "@defn ", 6) != 0 || !(first[i] || last[i])) {
             continue;
         }
         const size_t defn = i;
         /* The header line's own @nl follows the @defn. */
         if (i + 1 < ls->n && strcmp(ls->v[i + 1], "@nl\n") == 0) {
-            fputs(ls->v[++i], out);
+            add_line(out, ls->v[++i]);
         }
         if (first[defn]) {
-            fprintf(out, "@text // snippet: %.*s\n@nl\n",
-                    (int)strcspn(s + 6, "\n"), s + 6);
+            struct nw_buf text = {NULL, 0, 0};
+            nw_buf_puts(&text, "@text // snippet: ");
+            nw_buf_add(&text, s + 6, strcspn(s + 6, "\n"));
+            nw_buf_puts(&text, "\n");
+            add_line(out, text.s);
+            add_line(out, "@nl\n");
+            free(text.s);
         }
         open_label = last[defn];
     }
@@ -299,22 +310,8 @@ static int split_both(const struct lines *ls, const char *first,
     for (size_t i = 0; i < roots.n; ++i) {
         roots.v[i][strcspn(roots.v[i], "\n")] = '\0';
     }
-    char *text = NULL;
-    size_t size = 0;
-    FILE *mem = open_memstream(&text, &size);
-    if (mem == NULL) {
-        nw_error(kTool, 0, "out of memory");
-        free_lines(&roots);
-        return 1;
-    }
-    put_marked(mem, ls, first, last);
-    fclose(mem);
     struct lines marked = {NULL, 0, 0};
-    FILE *in = fmemopen(text, size, "r");
-    if (in != NULL) {
-        read_lines(in, &marked);
-        fclose(in);
-    }
+    mark(ls, first, last, &marked);
     struct nw_buf marked_dir = {NULL, 0, 0};
     nw_buf_puts(&marked_dir, dir);
     nw_buf_puts(&marked_dir, ".marked");
@@ -324,7 +321,6 @@ static int split_both(const struct lines *ls, const char *first,
     }
     free(marked_dir.s);
     free_lines(&marked);
-    free(text);
     free_lines(&roots);
     return status;
 }
@@ -352,7 +348,12 @@ int main(int argc, char **argv) {
         if (splitting) {
             status = split_both(&ls, first, last, argv[2], argv[3]);
         } else {
-            put_marked(stdout, &ls, first, last);
+            struct lines marked = {NULL, 0, 0};
+            mark(&ls, first, last, &marked);
+            for (size_t i = 0; i < marked.n; ++i) {
+                fputs(marked.v[i], stdout);
+            }
+            free_lines(&marked);
             status = nw_flush_stdout(kTool);
         }
     }
